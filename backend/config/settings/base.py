@@ -1,0 +1,128 @@
+"""Settings shared by every environment.
+
+Services are found through DATABASE_URL and REDIS_URL. When they are not set,
+the embedded services that `make run` / `make test` start leave their URLs in
+`.state/services.env` (see backend.devstack), and that file is read instead.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+REPO_DIR = Path(__file__).resolve().parents[3]
+STATE_DIR = Path(os.environ.get("WEIR_STATE_DIR", REPO_DIR / ".state"))
+SERVICES_ENV = STATE_DIR / "services.env"
+
+
+def _read_services_env() -> dict[str, str]:
+    if not SERVICES_ENV.exists():
+        return {}
+    pairs = (line.split("=", 1) for line in SERVICES_ENV.read_text().splitlines() if "=" in line)
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
+def service_url(name: str) -> str:
+    value = os.environ.get(name) or _read_services_env().get(name)
+    if not value:
+        raise RuntimeError(
+            f"{name} is not set and no embedded service is running: "
+            "start Weir with `make run`, or set DATABASE_URL and REDIS_URL."
+        )
+    return value
+
+
+SECRET_KEY = os.environ.get("WEIR_SECRET_KEY", "weir-dev-secret-key-change-me-in-production")
+DEBUG = False
+ALLOWED_HOSTS = os.environ.get("WEIR_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "channels",
+    "backend.core",
+    "backend.programs",
+    "backend.pipelines",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+]
+
+ROOT_URLCONF = "backend.config.urls"
+ASGI_APPLICATION = "backend.config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+    }
+]
+
+DATABASE_URL = service_url("DATABASE_URL")
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = service_url("REDIS_URL")
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+    }
+}
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+STATIC_URL = "/static/"
+FRONTEND_DIST = REPO_DIR / "frontend" / "dist"
+STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "backend.core.errors.api_exception_handler",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "UNAUTHENTICATED_USER": None,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Weir API",
+    "DESCRIPTION": "Control plane for streaming SQL pipelines on Apache Spark.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# Pipelines: where each pipeline keeps its Spark checkpoints and runner log.
+PIPELINE_STORAGE_DIR = Path(os.environ.get("WEIR_PIPELINE_STORAGE", STATE_DIR / "pipelines"))
+# How long a lifecycle task waits for the Spark runner to acknowledge a transition.
+PIPELINE_TRANSITION_TIMEOUT_S = float(os.environ.get("WEIR_TRANSITION_TIMEOUT", "180"))
+SPARK_MASTER = os.environ.get("WEIR_SPARK_MASTER", "local[2]")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {"weir": {"level": "INFO"}},
+}

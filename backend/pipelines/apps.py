@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PipelinesConfig(AppConfig):
+    name = "backend.pipelines"
+    label = "pipelines"

@@ -1,0 +1,35 @@
+"""Messages published to a pipeline's websocket group (Channels, Redis layer)."""
+
+from typing import Any, Literal, TypedDict
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+
+class DeltaMessage(TypedDict):
+    type: Literal["delta"]
+    step: int
+    view: str
+    changes: list[dict[str, Any]]
+
+
+class StateMessage(TypedDict):
+    type: Literal["state"]
+    state: str
+    error: str | None
+
+
+PipelineMessage = DeltaMessage | StateMessage
+
+
+def group_name(pipeline_name: str) -> str:
+    return f"pipeline.{pipeline_name}"
+
+
+def publish(pipeline_name: str, message: PipelineMessage) -> None:
+    """Send a message to every websocket watching the pipeline."""
+    layer = get_channel_layer()
+    assert layer is not None, "CHANNEL_LAYERS is not configured"
+    async_to_sync(layer.group_send)(
+        group_name(pipeline_name), {"type": "pipeline.message", "message": message}
+    )

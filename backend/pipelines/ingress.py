@@ -1,0 +1,162 @@
+"""Checks and normalises ingested changes against a relation's columns.
+
+A request is all or nothing: the first bad value raises an ApplicationError that
+names the change (0-based index) and the column, and nothing is stored.
+"""
+
+import datetime as dt
+import decimal
+import re
+from typing import Any
+
+from backend.core.errors import ApplicationError
+
+INTEGER_RANGES = {
+    "TINYINT": (-(2**7), 2**7 - 1),
+    "SMALLINT": (-(2**15), 2**15 - 1),
+    "INTEGER": (-(2**31), 2**31 - 1),
+    "BIGINT": (-(2**63), 2**63 - 1),
+}
+DECIMAL_TYPE = re.compile(r"DECIMAL\((\d+),\s*(\d+)\)")
+
+
+class BadValue(ValueError):
+    pass
+
+
+def _timestamp(value: Any) -> str:
+    if not isinstance(value, str):
+        raise BadValue("expected a timestamp string 'YYYY-MM-DD HH:MM:SS[.ffffff]'")
+    try:
+        parsed = dt.datetime.fromisoformat(value.replace("T", " "))
+    except ValueError as err:
+        raise BadValue(f"'{value}' is not a timestamp 'YYYY-MM-DD HH:MM:SS[.ffffff]'") from err
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(dt.UTC).replace(tzinfo=None)
+    return parsed.isoformat(sep=" ")
+
+
+def _date(value: Any) -> str:
+    try:
+        return dt.date.fromisoformat(value).isoformat()
+    except (TypeError, ValueError) as err:
+        raise BadValue(f"{value!r} is not a date 'YYYY-MM-DD'") from err
+
+
+def _time(value: Any) -> str:
+    try:
+        return dt.time.fromisoformat(value).isoformat()
+    except (TypeError, ValueError) as err:
+        raise BadValue(f"{value!r} is not a time 'HH:MM:SS'") from err
+
+
+def _decimal(value: Any, precision: int, scale: int) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise BadValue("expected a decimal number")
+    try:
+        number = decimal.Decimal(str(value))
+    except decimal.InvalidOperation as err:
+        raise BadValue(f"{value!r} is not a decimal number") from err
+    if not number.is_finite():
+        raise BadValue(f"{value!r} is not a finite decimal number")
+    quantized = number.quantize(decimal.Decimal(1).scaleb(-scale), rounding=decimal.ROUND_HALF_UP)
+    if len(quantized.as_tuple().digits) > precision:
+        raise BadValue(f"{value} does not fit DECIMAL({precision},{scale})")
+    return str(quantized)
+
+
+def coerce_value(sql_type: str, value: Any) -> Any:
+    """The JSON value stored for `value` in a column of `sql_type`."""
+    if sql_type in INTEGER_RANGES:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadValue(f"expected an integer for {sql_type}")
+        low, high = INTEGER_RANGES[sql_type]
+        if not low <= value <= high:
+            raise BadValue(f"{value} is out of range for {sql_type}")
+        return value
+    if sql_type in ("REAL", "DOUBLE"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise BadValue(f"expected a number for {sql_type}")
+        return float(value)
+    if sql_type == "BOOLEAN":
+        if not isinstance(value, bool):
+            raise BadValue("expected true or false")
+        return value
+    if sql_type == "VARCHAR":
+        if not isinstance(value, str):
+            raise BadValue("expected a string")
+        return value
+    if sql_type == "TIMESTAMP":
+        return _timestamp(value)
+    if sql_type == "DATE":
+        return _date(value)
+    if sql_type == "TIME":
+        return _time(value)
+    match = DECIMAL_TYPE.fullmatch(sql_type)
+    if match:
+        return _decimal(value, int(match.group(1)), int(match.group(2)))
+    raise BadValue(f"values of type {sql_type} cannot be ingested yet")
+
+
+def _split_change(index: int, change: Any) -> tuple[int, dict[str, Any]]:
+    if not isinstance(change, dict):
+        raise ApplicationError(f"Change {index} is not a JSON object", details={"index": index})
+    if set(change) == {"insert"} or set(change) == {"delete"}:
+        ((kind, row),) = change.items()
+        if not isinstance(row, dict):
+            raise ApplicationError(
+                f"Change {index}: '{kind}' must hold a row object", details={"index": index}
+            )
+        return (1 if kind == "insert" else -1), row
+    return 1, change
+
+
+def normalize_changes(relation: dict[str, Any], changes: Any) -> list[tuple[int, dict[str, Any]]]:
+    """(weight, row) for each change, with every column present and typed."""
+    if isinstance(changes, dict):
+        changes = [changes]
+    if not isinstance(changes, list):
+        raise ApplicationError("Expected a JSON array of changes")
+    columns = {column["name"]: column for column in relation["columns"]}
+    result = []
+    for index, change in enumerate(changes):
+        weight, row = _split_change(index, change)
+        if weight < 0 and (relation["kind"] == "stream" or relation.get("append_only")):
+            raise ApplicationError(
+                f"Change {index}: '{relation['name']}' is append-only; it accepts no deletes",
+                details={"index": index},
+            )
+        unknown = sorted(set(row) - set(columns))
+        if unknown:
+            raise ApplicationError(
+                f"Change {index}: no column '{unknown[0]}' in '{relation['name']}'",
+                details={"index": index, "column": unknown[0]},
+            )
+        result.append((weight, _normalize_row(relation, columns, index, row)))
+    return result
+
+
+def _normalize_row(
+    relation: dict[str, Any], columns: dict[str, dict[str, Any]], index: int, row: dict[str, Any]
+) -> dict[str, Any]:
+    normalized = {}
+    for name, column in columns.items():
+        value = row.get(name)
+        if value is None and relation["kind"] == "stream" and name == "rowtime":
+            value = dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat(sep=" ")
+        if value is None:
+            if not column["nullable"]:
+                raise ApplicationError(
+                    f"Change {index}: column '{name}' is NOT NULL",
+                    details={"index": index, "column": name},
+                )
+            normalized[name] = None
+            continue
+        try:
+            normalized[name] = coerce_value(column["type"], value)
+        except BadValue as err:
+            raise ApplicationError(
+                f"Change {index}, column '{name}': {err}",
+                details={"index": index, "column": name},
+            ) from err
+    return normalized

@@ -1,0 +1,106 @@
+from django.db import models
+
+from backend.programs.models import Program, ProgramVersion
+
+
+class State(models.TextChoices):
+    STOPPED = "stopped"
+    STARTING = "starting"
+    RUNNING = "running"
+    PAUSING = "pausing"
+    PAUSED = "paused"
+    RESUMING = "resuming"
+    STOPPING = "stopping"
+    FAILED = "failed"
+
+
+class DesiredState(models.TextChoices):
+    STOPPED = "stopped"
+    RUNNING = "running"
+    PAUSED = "paused"
+
+
+class Pipeline(models.Model):
+    """A deployed program version and the Spark runner that executes it.
+
+    `desired_state` is what the operator asked for; `state` is what the runner
+    last acknowledged. The runner moves `state` towards `desired_state`.
+    """
+
+    name = models.SlugField(max_length=100, unique=True)
+    program = models.ForeignKey(Program, on_delete=models.PROTECT, related_name="pipelines")
+    program_version = models.ForeignKey(ProgramVersion, on_delete=models.PROTECT)
+    desired_state = models.CharField(
+        max_length=10, choices=DesiredState.choices, default=DesiredState.STOPPED
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.STOPPED)
+    error = models.TextField(blank=True, default="")
+    runner_pid = models.IntegerField(null=True, blank=True)
+    # Highest input sequence number committed by the ingress; the runner's
+    # source reads up to here, so a step never sees half of a request.
+    ingested_seq = models.BigIntegerField(default=0)
+    last_step = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PipelineEvent(models.Model):
+    """A state transition (or other notable fact) with who caused it and when."""
+
+    pipeline = models.ForeignKey(Pipeline, on_delete=models.CASCADE, related_name="events")
+    from_state = models.CharField(max_length=10, choices=State.choices)
+    to_state = models.CharField(max_length=10, choices=State.choices)
+    actor = models.CharField(max_length=100)
+    message = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class InputChange(models.Model):
+    """One accepted input change: the pipeline's durable input log."""
+
+    pipeline = models.ForeignKey(Pipeline, on_delete=models.CASCADE, related_name="inputs")
+    seq = models.BigIntegerField()
+    relation = models.CharField(max_length=200)
+    weight = models.SmallIntegerField()
+    row = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["pipeline", "seq"], name="unique_input_seq")]
+
+
+class PipelineStep(models.Model):
+    """A step the runner completed; `batch_id` de-duplicates Spark's re-runs."""
+
+    pipeline = models.ForeignKey(Pipeline, on_delete=models.CASCADE, related_name="steps")
+    step = models.BigIntegerField()
+    batch_id = models.BigIntegerField()
+    input_rows = models.IntegerField()
+    duration_ms = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pipeline", "step"], name="unique_pipeline_step"),
+            models.UniqueConstraint(fields=["pipeline", "batch_id"], name="unique_pipeline_batch"),
+        ]
+
+
+class ViewDelta(models.Model):
+    """The changes one step made to one view: [{"insert": row} | {"delete": row}]."""
+
+    pipeline = models.ForeignKey(Pipeline, on_delete=models.CASCADE, related_name="deltas")
+    step = models.BigIntegerField()
+    view = models.CharField(max_length=200)
+    changes = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pipeline", "step", "view"], name="unique_view_delta")
+        ]
+        ordering = ["step", "id"]

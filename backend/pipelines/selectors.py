@@ -1,0 +1,34 @@
+"""Reads of pipelines and what they produced."""
+
+from django.db.models import QuerySet
+
+from backend.core.errors import NotFound
+from backend.pipelines.models import Pipeline, PipelineEvent, ViewDelta
+
+
+def pipeline_get(*, name: str) -> Pipeline:
+    pipeline = (
+        Pipeline.objects.select_related("program", "program_version").filter(name=name).first()
+    )
+    if pipeline is None:
+        raise NotFound(f"No pipeline named '{name}'")
+    return pipeline
+
+
+def pipeline_list() -> QuerySet[Pipeline]:
+    return Pipeline.objects.select_related("program", "program_version").order_by("name")
+
+
+def pipeline_deltas(
+    *, pipeline: Pipeline, after_step: int = 0, limit: int = 10_000
+) -> list[ViewDelta]:
+    """Stored deltas of steps after `after_step`, oldest first."""
+    return list(
+        ViewDelta.objects.filter(pipeline=pipeline, step__gt=after_step).order_by("step", "id")[
+            :limit
+        ]
+    )
+
+
+def pipeline_events(*, pipeline: Pipeline) -> QuerySet[PipelineEvent]:
+    return pipeline.events.order_by("id")

@@ -1,0 +1,216 @@
+"""Writes to pipelines: creation, lifecycle requests, state transitions, ingress."""
+
+from typing import Any
+
+from django.db import transaction
+
+from backend.core.errors import ApplicationError, Conflict, NotFound
+from backend.pipelines import events
+from backend.pipelines.ingress import normalize_changes
+from backend.pipelines.models import (
+    DesiredState,
+    InputChange,
+    Pipeline,
+    PipelineEvent,
+    PipelineStep,
+    State,
+    ViewDelta,
+)
+from backend.programs.models import ProgramVersion
+from backend.programs.selectors import program_latest_version
+
+# What each operator action asks for: allowed current states, the desired state it
+# sets, the transitional state shown until the runner acknowledges, the state awaited.
+ACTIONS: dict[str, tuple[frozenset[str], str, str, str]] = {
+    "start": (
+        frozenset({State.STOPPED, State.FAILED}),
+        DesiredState.RUNNING,
+        State.STARTING,
+        State.RUNNING,
+    ),
+    "pause": (frozenset({State.RUNNING}), DesiredState.PAUSED, State.PAUSING, State.PAUSED),
+    "resume": (frozenset({State.PAUSED}), DesiredState.RUNNING, State.RESUMING, State.RUNNING),
+    "stop": (
+        frozenset({State.STARTING, State.RUNNING, State.PAUSING, State.PAUSED, State.RESUMING}),
+        DesiredState.STOPPED,
+        State.STOPPING,
+        State.STOPPED,
+    ),
+}
+# Ingress is refused only where no runner will ever read it without a start.
+INGRESS_CLOSED = frozenset({State.STOPPED, State.FAILED, State.STOPPING})
+
+
+def _locked(name: str) -> Pipeline:
+    pipeline = Pipeline.objects.select_for_update().filter(name=name).first()
+    if pipeline is None:
+        raise NotFound(f"No pipeline named '{name}'")
+    return pipeline
+
+
+@transaction.atomic
+def pipeline_create(*, name: str, program: str) -> Pipeline:
+    if Pipeline.objects.filter(name=name).exists():
+        raise Conflict(f"A pipeline named '{name}' already exists")
+    version = program_latest_version(name=program)
+    _require_compiled(version)
+    return Pipeline.objects.create(name=name, program=version.program, program_version=version)
+
+
+def _require_compiled(version: ProgramVersion) -> None:
+    if version.status != ProgramVersion.Status.OK:
+        raise ApplicationError(
+            f"Program '{version.program.name}' v{version.version} has errors",
+            code="program_has_errors",
+            details={"diagnostics": version.diagnostics},
+        )
+
+
+def pipeline_set_state(
+    *,
+    pipeline_id: int,
+    to_state: str,
+    actor: str,
+    message: str = "",
+    error: str | None = None,
+    only_from: frozenset[str] | None = None,
+) -> bool:
+    """Record a transition (with its event) and tell the pipeline's watchers.
+
+    With `only_from`, the transition happens only from one of those states; the
+    answer says whether it happened.
+    """
+    with transaction.atomic():
+        pipeline = Pipeline.objects.select_for_update().get(pk=pipeline_id)
+        if only_from is not None and pipeline.state not in only_from:
+            return False
+        from_state = pipeline.state
+        pipeline.state = to_state
+        pipeline.error = error or ""
+        if to_state == State.FAILED:
+            pipeline.desired_state = DesiredState.STOPPED
+        pipeline.save(update_fields=["state", "error", "desired_state", "updated_at"])
+        PipelineEvent.objects.create(
+            pipeline=pipeline,
+            from_state=from_state,
+            to_state=to_state,
+            actor=actor,
+            message=message or (error or ""),
+        )
+        name = pipeline.name
+        transaction.on_commit(
+            lambda: events.publish(
+                name, {"type": "state", "state": to_state, "error": error or None}
+            )
+        )
+    return True
+
+
+def pipeline_request_action(*, name: str, action: str, actor: str) -> Pipeline:
+    """Ask the runner for start, pause, resume or stop; a Celery task sees it through."""
+    from worker import tasks  # the worker imports services; import here to avoid a cycle
+
+    if action not in ACTIONS:
+        raise NotFound(f"No pipeline action '{action}'")
+    allowed, desired, transitional, awaited = ACTIONS[action]
+    with transaction.atomic():
+        pipeline = _locked(name)
+        if pipeline.state not in allowed:
+            raise Conflict(
+                f"Cannot {action} pipeline '{name}' while it is {pipeline.state}",
+                details={"state": pipeline.state},
+            )
+        if action == "start":
+            _require_compiled(pipeline.program_version)
+        pipeline.desired_state = desired
+        pipeline.save(update_fields=["desired_state", "updated_at"])
+        pipeline_set_state(pipeline_id=pipeline.pk, to_state=transitional, actor=actor)
+        pipeline_id = pipeline.pk
+        if action == "start":
+            transaction.on_commit(lambda: tasks.pipeline_start.delay(pipeline_id))
+        else:
+            transaction.on_commit(lambda: tasks.pipeline_await_state.delay(pipeline_id, awaited))
+    pipeline.refresh_from_db()
+    return pipeline
+
+
+def pipeline_ingest(*, name: str, relation: str, changes: Any) -> tuple[int, int]:
+    """Append changes to the pipeline's durable input log; all or nothing.
+
+    Answers (number of changes accepted, sequence number of the last one).
+    """
+    with transaction.atomic():
+        # The row lock orders concurrent requests: sequence numbers commit in order,
+        # so the runner never reads past a gap that a slower request fills later.
+        pipeline = _locked(name)
+        if pipeline.state in INGRESS_CLOSED:
+            raise Conflict(
+                f"Pipeline '{name}' is {pipeline.state}: start it before pushing data",
+                details={"state": pipeline.state},
+            )
+        target = _input_relation(pipeline, relation)
+        rows = normalize_changes(target, changes)
+        first = pipeline.ingested_seq + 1
+        InputChange.objects.bulk_create(
+            InputChange(pipeline=pipeline, seq=first + i, relation=target["name"], weight=w, row=r)
+            for i, (w, r) in enumerate(rows)
+        )
+        pipeline.ingested_seq += len(rows)
+        pipeline.save(update_fields=["ingested_seq", "updated_at"])
+    return len(rows), pipeline.ingested_seq
+
+
+def _input_relation(pipeline: Pipeline, relation: str) -> dict[str, Any]:
+    for candidate in pipeline.program_version.catalog.get("relations", []):
+        if candidate["name"] == relation:
+            if candidate["kind"] not in ("table", "stream"):
+                raise ApplicationError(
+                    f"'{relation}' is a {candidate['kind']}; data can only be pushed into "
+                    "tables and streams",
+                    code="not_an_input",
+                )
+            return candidate  # type: ignore[no-any-return]
+    raise NotFound(f"Pipeline '{pipeline.name}' has no table or stream '{relation}'")
+
+
+def pipeline_record_step(
+    *,
+    pipeline_id: int,
+    batch_id: int,
+    input_rows: int,
+    duration_ms: float,
+    deltas: dict[str, list[dict[str, Any]]],
+) -> int | None:
+    """Store a completed step and its view deltas, then publish them.
+
+    Spark may run a micro-batch again after a crash (foreachBatch is at least
+    once): a batch already recorded is not stored or published twice, and the
+    answer is None. Otherwise the answer is the new step number.
+    """
+    with transaction.atomic():
+        pipeline = Pipeline.objects.select_for_update().get(pk=pipeline_id)
+        if PipelineStep.objects.filter(pipeline=pipeline, batch_id=batch_id).exists():
+            return None
+        step = pipeline.last_step + 1
+        PipelineStep.objects.create(
+            pipeline=pipeline,
+            step=step,
+            batch_id=batch_id,
+            input_rows=input_rows,
+            duration_ms=duration_ms,
+        )
+        ViewDelta.objects.bulk_create(
+            ViewDelta(pipeline=pipeline, step=step, view=view, changes=changes)
+            for view, changes in deltas.items()
+        )
+        pipeline.last_step = step
+        pipeline.save(update_fields=["last_step", "updated_at"])
+        name = pipeline.name
+    for view, changes in deltas.items():
+        events.publish(name, {"type": "delta", "step": step, "view": view, "changes": changes})
+    return step
+
+
+def pipeline_step_done(*, pipeline_id: int, batch_id: int) -> bool:
+    """Has this Spark batch already been recorded as a step?"""
+    return PipelineStep.objects.filter(pipeline_id=pipeline_id, batch_id=batch_id).exists()

@@ -1,0 +1,20 @@
+from django.urls import path, re_path
+
+from backend.pipelines import apis
+
+urlpatterns = [
+    path("pipelines", apis.PipelineListApi.as_view(), name="pipelines"),
+    path("pipelines/<slug:name>", apis.PipelineDetailApi.as_view(), name="pipeline"),
+    re_path(
+        r"^pipelines/(?P<name>[-\w]+)/(?P<action>start|pause|resume|stop)$",
+        apis.PipelineActionApi.as_view(),
+        name="pipeline-action",
+    ),
+    path(
+        "pipelines/<slug:name>/ingress/<str:relation>",
+        apis.PipelineIngressApi.as_view(),
+        name="pipeline-ingress",
+    ),
+    path("pipelines/<slug:name>/deltas", apis.PipelineDeltasApi.as_view(), name="pipeline-deltas"),
+    path("pipelines/<slug:name>/events", apis.PipelineEventsApi.as_view(), name="pipeline-events"),
+]

@@ -1,0 +1,128 @@
+"""HTTP API for programs: validate, create, read, save new versions."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from backend.programs import selectors, services
+from backend.programs.models import ProgramVersion
+
+MAX_SQL_CHARS = 1_000_000
+
+
+class DiagnosticSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    severity = serializers.ChoiceField(choices=["error", "warning"])
+    message = serializers.CharField()
+    start_line_number = serializers.IntegerField()
+    start_column = serializers.IntegerField()
+    end_line_number = serializers.IntegerField()
+    end_column = serializers.IntegerField()
+    snippet = serializers.CharField(allow_blank=True)
+    hint = serializers.CharField(allow_null=True, required=False)
+    notes = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+class ColumnSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.CharField()
+    nullable = serializers.BooleanField()
+
+
+class RelationSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["table", "stream", "view"])
+    columns = ColumnSerializer(many=True)
+    primary_key = serializers.ListField(child=serializers.CharField(), required=False)
+    append_only = serializers.BooleanField(required=False)
+    materialized = serializers.BooleanField(required=False)
+
+
+class CatalogSerializer(serializers.Serializer):
+    relations = RelationSerializer(many=True)
+
+
+class SqlInputSerializer(serializers.Serializer):
+    sql = serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=MAX_SQL_CHARS)
+
+
+class ProgramCreateSerializer(SqlInputSerializer):
+    name = serializers.SlugField(max_length=100)
+
+
+class ValidateOutputSerializer(serializers.Serializer):
+    diagnostics = DiagnosticSerializer(many=True)
+    catalog = CatalogSerializer()
+
+
+class ProgramSerializer(serializers.Serializer):
+    name = serializers.CharField(source="program.name")
+    sql = serializers.CharField()
+    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=ProgramVersion.Status.choices)
+    diagnostics = DiagnosticSerializer(many=True)
+    catalog = CatalogSerializer()
+    compile_ms = serializers.FloatField()
+    created_at = serializers.DateTimeField(source="program.created_at")
+    updated_at = serializers.DateTimeField(source="created_at")
+
+
+class ProgramVersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    sql = serializers.CharField()
+    status = serializers.ChoiceField(choices=ProgramVersion.Status.choices)
+    diagnostics = DiagnosticSerializer(many=True)
+    compile_ms = serializers.FloatField()
+    created_at = serializers.DateTimeField()
+
+
+class ValidateApi(APIView):
+    @extend_schema(
+        request=SqlInputSerializer, responses=ValidateOutputSerializer, operation_id="validate"
+    )
+    def post(self, request: Request) -> Response:
+        data = SqlInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(services.program_validate(sql=data.validated_data["sql"]))
+
+
+class ProgramListApi(APIView):
+    @extend_schema(responses=ProgramSerializer(many=True), operation_id="programs_list")
+    def get(self, request: Request) -> Response:
+        versions = selectors.program_latest_versions()
+        return Response(ProgramSerializer(versions, many=True).data)
+
+    @extend_schema(
+        request=ProgramCreateSerializer,
+        responses={201: ProgramSerializer},
+        operation_id="programs_create",
+    )
+    def post(self, request: Request) -> Response:
+        data = ProgramCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        version = services.program_create(**data.validated_data)
+        return Response(ProgramSerializer(version).data, status=status.HTTP_201_CREATED)
+
+
+class ProgramDetailApi(APIView):
+    @extend_schema(responses=ProgramSerializer, operation_id="programs_retrieve")
+    def get(self, request: Request, name: str) -> Response:
+        return Response(ProgramSerializer(selectors.program_latest_version(name=name)).data)
+
+    @extend_schema(
+        request=SqlInputSerializer, responses=ProgramSerializer, operation_id="programs_update"
+    )
+    def put(self, request: Request, name: str) -> Response:
+        data = SqlInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        version = services.program_update(name=name, sql=data.validated_data["sql"])
+        return Response(ProgramSerializer(version).data)
+
+
+class ProgramVersionListApi(APIView):
+    @extend_schema(responses=ProgramVersionSerializer(many=True), operation_id="programs_versions")
+    def get(self, request: Request, name: str) -> Response:
+        versions = selectors.program_versions(name=name)
+        return Response(ProgramVersionSerializer(versions, many=True).data)

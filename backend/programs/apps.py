@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ProgramsConfig(AppConfig):
+    name = "backend.programs"
+    label = "programs"

@@ -1,0 +1,162 @@
+"""The walking skeleton end to end on the real stack: REST, Celery, Spark, websockets."""
+
+import uuid
+
+from tests.live import LiveStack, next_message
+
+PROGRAM = """\
+CREATE TABLE orders (
+    id BIGINT NOT NULL,
+    customer VARCHAR NOT NULL,
+    amount DECIMAL(10, 2) NOT NULL
+);
+
+CREATE VIEW large_orders AS
+SELECT id, customer AS who
+FROM orders
+WHERE amount >= 100;
+"""
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def test_program_is_compiled_when_saved_and_versions_are_kept(stack: LiveStack) -> None:
+    name = unique("prog")
+    status, created = stack.api("POST", "programs", {"name": name, "sql": PROGRAM})
+    assert status == 201, created
+    assert (created["version"], created["status"], created["diagnostics"]) == (1, "ok", [])
+    relations = {r["name"]: r["kind"] for r in created["catalog"]["relations"]}
+    assert relations == {"orders": "table", "large_orders": "view"}
+
+    status, updated = stack.api("PUT", f"programs/{name}", {"sql": PROGRAM.replace("100", "500")})
+    assert (status, updated["version"]) == (200, 2)
+    status, versions = stack.api("GET", f"programs/{name}/versions")
+    assert [v["version"] for v in versions] == [1, 2]
+
+
+def test_validate_reports_errors_with_exact_spans(stack: LiveStack) -> None:
+    sql = "CREATE TABLE t (x INT);\nCREATE VIEW v AS SELECT y FROM t;\n"
+    status, body = stack.api("POST", "validate", {"sql": sql})
+    assert status == 200
+    (diagnostic,) = body["diagnostics"]
+    assert diagnostic["severity"] == "error"
+    assert "'y'" in diagnostic["message"]
+    span = [
+        diagnostic[k]
+        for k in ("start_line_number", "start_column", "end_line_number", "end_column")
+    ]
+    assert span == [2, 25, 2, 26]
+
+
+def test_bad_requests_get_the_error_envelope(stack: LiveStack) -> None:
+    status, body = stack.api("POST", "programs", {"name": "no spaces allowed", "sql": ""})
+    assert status == 400 and set(body) == {"message", "code", "details"}
+    status, body = stack.api("GET", "pipelines/does-not-exist")
+    assert (status, body["code"]) == (404, "not_found")
+    status, body = stack.api("POST", "validate", raw=b"{not json")
+    assert status == 400 and body["code"] == "parse_error"
+
+
+def test_pipeline_runs_on_spark_and_pause_resume_stop_lose_no_row(stack: LiveStack) -> None:
+    program, pipeline = unique("prog"), unique("pipe")
+    assert stack.api("POST", "programs", {"name": program, "sql": PROGRAM})[0] == 201
+    status, created = stack.api("POST", "pipelines", {"name": pipeline, "program": program})
+    assert (status, created["state"]) == (201, "stopped")
+
+    with stack.websocket(f"/ws/pipelines/{pipeline}/") as ws:
+        assert next_message(ws, "state")["state"] == "stopped"
+        status, body = stack.api("POST", f"pipelines/{pipeline}/start")
+        assert (status, body["state"]) == (202, "starting")
+        stack.wait_for_state(pipeline, "running")
+
+        rows = [
+            {"id": 1, "customer": "ada", "amount": 250},
+            {"insert": {"id": 2, "customer": "bob", "amount": "99.99"}},
+        ]
+        assert stack.api("POST", f"pipelines/{pipeline}/ingress/orders", rows) == (
+            200,
+            {"accepted": 2, "seq": 2},
+        )
+        delta = next_message(ws, "delta")
+        assert delta == {
+            "type": "delta",
+            "step": 1,
+            "view": "large_orders",
+            "changes": [{"insert": {"id": 1, "who": "ada"}}],
+        }
+
+        deleted = [{"delete": {"id": 1, "customer": "ada", "amount": 250}}]
+        assert stack.api("POST", f"pipelines/{pipeline}/ingress/orders", deleted)[0] == 200
+        delta = next_message(ws, "delta")
+        assert (delta["step"], delta["changes"]) == (2, [{"delete": {"id": 1, "who": "ada"}}])
+
+        assert stack.api("POST", f"pipelines/{pipeline}/pause")[0] == 202
+        paused = stack.wait_for_state(pipeline, "paused")
+        late = [{"id": 3, "customer": "cy", "amount": 300}]
+        assert stack.api("POST", f"pipelines/{pipeline}/ingress/orders", late)[0] == 200
+        # Paused means the Spark query is stopped: no step can have happened.
+        assert stack.api("GET", f"pipelines/{pipeline}")[1]["last_step"] == paused["last_step"] == 2
+
+        assert stack.api("POST", f"pipelines/{pipeline}/resume")[0] == 202
+        delta = next_message(ws, "delta")
+        assert (delta["step"], delta["changes"]) == (3, [{"insert": {"id": 3, "who": "cy"}}])
+        stack.wait_for_state(pipeline, "running")
+
+        assert stack.api("POST", f"pipelines/{pipeline}/stop")[0] == 202
+        stack.wait_for_state(pipeline, "stopped")
+
+    # A restart resumes from the checkpoint: old input is not processed again.
+    assert stack.api("POST", f"pipelines/{pipeline}/start")[0] == 202
+    stack.wait_for_state(pipeline, "running")
+    more = [{"id": 4, "customer": "dee", "amount": 100}]
+    assert stack.api("POST", f"pipelines/{pipeline}/ingress/orders", more)[0] == 200
+    with stack.websocket(f"/ws/pipelines/{pipeline}/?after_step=3") as ws:
+        delta = next_message(ws, "delta")
+        assert (delta["step"], delta["changes"]) == (4, [{"insert": {"id": 4, "who": "dee"}}])
+
+    status, deltas = stack.api("GET", f"pipelines/{pipeline}/deltas")
+    assert [(d["step"], d["changes"]) for d in deltas] == [
+        (1, [{"insert": {"id": 1, "who": "ada"}}]),
+        (2, [{"delete": {"id": 1, "who": "ada"}}]),
+        (3, [{"insert": {"id": 3, "who": "cy"}}]),
+        (4, [{"insert": {"id": 4, "who": "dee"}}]),
+    ]
+    status, events = stack.api("GET", f"pipelines/{pipeline}/events")
+    states = [e["to_state"] for e in events]
+    assert states[:3] == ["starting", "running", "pausing"]
+    assert stack.api("POST", f"pipelines/{pipeline}/stop")[0] == 202
+    stack.wait_for_state(pipeline, "stopped")
+
+
+def test_bad_ingress_names_row_and_column_and_applies_nothing(stack: LiveStack) -> None:
+    program, pipeline = unique("prog"), unique("pipe")
+    stack.api("POST", "programs", {"name": program, "sql": PROGRAM})
+    stack.api("POST", "pipelines", {"name": pipeline, "program": program})
+
+    status, body = stack.api("POST", f"pipelines/{pipeline}/ingress/orders", [{"id": 1}])
+    assert (status, body["code"]) == (409, "conflict"), "a stopped pipeline takes no input"
+
+    stack.api("POST", f"pipelines/{pipeline}/pause")  # refused: not running
+    assert stack.api("POST", f"pipelines/{pipeline}/start")[0] == 202
+    stack.wait_for_state(pipeline, "running")
+    bad = [
+        {"id": 1, "customer": "ok", "amount": 1},
+        {"id": 2, "customer": "bad", "amount": "lots"},
+    ]
+    status, body = stack.api("POST", f"pipelines/{pipeline}/ingress/orders", bad)
+    assert status == 400
+    assert body["details"] == {"index": 1, "column": "amount"}
+    status, body = stack.api("POST", f"pipelines/{pipeline}/ingress/large_orders", [])
+    assert (status, body["code"]) == (400, "not_an_input")
+    status, body = stack.api("POST", f"pipelines/{pipeline}/ingress/nope", [])
+    assert status == 404
+
+    good = [{"id": 5, "customer": "eve", "amount": 101}]
+    assert stack.api("POST", f"pipelines/{pipeline}/ingress/orders", good) == (
+        200,
+        {"accepted": 1, "seq": 1},
+    ), "the refused request took no sequence numbers"
+    stack.api("POST", f"pipelines/{pipeline}/stop")
+    stack.wait_for_state(pipeline, "stopped")

@@ -1,0 +1,110 @@
+"""A real Weir on this machine for integration and browser tests.
+
+A fresh database on the configured PostgreSQL, the ASGI web server and a Celery
+worker as real processes, and Spark runners started by that worker. Tests talk
+to it only through HTTP and websockets, as users do.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from websockets.sync.client import ClientConnection, connect
+
+from backend import devstack
+
+STATE_TIMEOUT_S = 240
+
+
+@dataclass
+class LiveStack:
+    url: str
+    env: dict[str, str]
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def api(
+        self, method: str, path: str, body: Any = None, raw: bytes | None = None
+    ) -> tuple[int, Any]:
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(
+            f"{self.url}/api/v1/{path}",
+            data=data,
+            method=method,
+            headers={"Content-Type": "application/json", "Accept": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read() or b"null")
+
+    def websocket(self, path: str) -> ClientConnection:
+        ws_url = self.url.replace("http://", "ws://") + path
+        return connect(ws_url, additional_headers={"Origin": self.url}, open_timeout=30)
+
+    def wait_for_state(
+        self, pipeline: str, state: str, timeout: float = STATE_TIMEOUT_S
+    ) -> dict[str, Any]:
+        """Poll until the pipeline reaches `state`; fail at once if it failed instead."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status, body = self.api("GET", f"pipelines/{pipeline}")
+            assert status == 200, body
+            if body["state"] == state:
+                return body
+            assert body["state"] != "failed" or state == "failed", body["error"]
+            assert time.monotonic() < deadline, f"{pipeline} still {body['state']}, not {state}"
+            time.sleep(0.2)
+
+
+def next_message(ws: ClientConnection, type_: str, timeout: float = 120) -> dict[str, Any]:
+    """The next websocket message of the given type (others are skipped)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if message["type"] == type_:
+            return message
+
+
+def _admin_connection(database_url: str) -> psycopg.Connection[Any]:
+    return psycopg.connect(devstack._with_database(database_url, "postgres"), autocommit=True)
+
+
+def live_stack(state_dir: Path) -> Iterator[LiveStack]:
+    base_url = os.environ["DATABASE_URL"]
+    name = f"weir_it_{uuid.uuid4().hex[:10]}"
+    with _admin_connection(base_url) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    env = {
+        **os.environ,
+        "DATABASE_URL": devstack._with_database(base_url, name),
+        "DJANGO_SETTINGS_MODULE": "backend.config.settings.test",
+        "WEIR_STATE_DIR": str(state_dir),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=devstack.REPO_DIR, env=env, check=True,
+    )  # fmt: skip
+    port = devstack.free_port()
+    stack = LiveStack(url=f"http://127.0.0.1:{port}", env=env)
+    stack.processes = [devstack.web_server(env, port), devstack.celery_worker(env)]
+    try:
+        devstack.wait_for_http(f"{stack.url}/api/v1/health")
+        yield stack
+    finally:
+        subprocess.run(
+            [sys.executable, "manage.py", "weir_stop_runners"], cwd=devstack.REPO_DIR, env=env
+        )
+        devstack._stop(stack.processes)
+        with _admin_connection(base_url) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

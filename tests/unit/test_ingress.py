@@ -1,0 +1,83 @@
+import pytest
+
+from backend.core.errors import ApplicationError
+from backend.pipelines.ingress import normalize_changes
+
+ORDERS = {
+    "name": "orders",
+    "kind": "table",
+    "append_only": False,
+    "columns": [
+        {"name": "id", "type": "BIGINT", "nullable": False},
+        {"name": "note", "type": "VARCHAR", "nullable": True},
+        {"name": "amount", "type": "DECIMAL(10,2)", "nullable": False},
+        {"name": "at", "type": "TIMESTAMP", "nullable": True},
+        {"name": "day", "type": "DATE", "nullable": True},
+        {"name": "ok", "type": "BOOLEAN", "nullable": True},
+        {"name": "ratio", "type": "DOUBLE", "nullable": True},
+        {"name": "small", "type": "TINYINT", "nullable": True},
+    ],
+}
+STREAM = {
+    "name": "clicks",
+    "kind": "stream",
+    "columns": [
+        {"name": "rowtime", "type": "TIMESTAMP", "nullable": False},
+        {"name": "url", "type": "VARCHAR", "nullable": True},
+    ],
+}
+
+
+def test_bare_rows_are_inserts_and_missing_nullable_columns_are_null() -> None:
+    [(weight, row)] = normalize_changes(ORDERS, [{"id": 7, "amount": 3}])
+    assert weight == 1
+    assert row == {
+        "id": 7, "note": None, "amount": "3.00", "at": None,
+        "day": None, "ok": None, "ratio": None, "small": None,
+    }  # fmt: skip
+
+
+def test_insert_and_delete_changes_carry_weights_and_values_are_normalised() -> None:
+    changes = [
+        {"insert": {"id": 1, "amount": "1.005", "at": "2020-01-01T10:00:00", "ratio": 2}},
+        {"delete": {"id": 1, "amount": 2.5, "day": "2020-02-29", "ok": True}},
+    ]
+    (w1, r1), (w2, r2) = normalize_changes(ORDERS, changes)
+    assert (w1, r1["amount"], r1["at"], r1["ratio"]) == (1, "1.01", "2020-01-01 10:00:00", 2.0)
+    assert (w2, r2["amount"], r2["day"], r2["ok"]) == (-1, "2.50", "2020-02-29", True)
+
+
+@pytest.mark.parametrize(
+    ("row", "column"),
+    [
+        ({"id": "1", "amount": 1}, "id"),
+        ({"id": True, "amount": 1}, "id"),
+        ({"id": 1}, "amount"),
+        ({"id": 1, "amount": 123456789012}, "amount"),
+        ({"id": 1, "amount": "NaN"}, "amount"),
+        ({"id": 1, "amount": 1, "at": "yesterday"}, "at"),
+        ({"id": 1, "amount": 1, "day": "2021-02-29"}, "day"),
+        ({"id": 1, "amount": 1, "ok": "yes"}, "ok"),
+        ({"id": 1, "amount": 1, "small": 128}, "small"),
+        ({"id": 1, "amount": 1, "bogus": 1}, "bogus"),
+    ],
+)
+def test_a_bad_value_names_the_change_and_the_column(row: dict, column: str) -> None:
+    with pytest.raises(ApplicationError) as raised:
+        normalize_changes(ORDERS, [{"id": 1, "amount": 1}, row])
+    assert raised.value.details == {"index": 1, "column": column}
+    assert f"'{column}'" in raised.value.message
+
+
+def test_streams_take_no_deletes_and_default_rowtime_to_now() -> None:
+    [(_, row)] = normalize_changes(STREAM, [{"url": "/a"}])
+    assert row["rowtime"] and row["url"] == "/a"
+    with pytest.raises(ApplicationError, match="append-only"):
+        normalize_changes(STREAM, [{"delete": {"url": "/a"}}])
+
+
+def test_payload_must_be_rows() -> None:
+    with pytest.raises(ApplicationError, match="JSON array"):
+        normalize_changes(ORDERS, "id=1")
+    with pytest.raises(ApplicationError, match="Change 0 is not a JSON object"):
+        normalize_changes(ORDERS, [1])

@@ -1,0 +1,75 @@
+"""Starting, finding and ending Spark runner processes (one per pipeline)."""
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import psutil
+from django.conf import settings
+
+RUNNER_MODULE = "worker.runner"
+
+
+def pipeline_dir(pipeline_id: int) -> Path:
+    """Where a pipeline keeps its Spark checkpoints and its runner's log."""
+    path = Path(settings.PIPELINE_STORAGE_DIR) / str(pipeline_id)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def runner_log(pipeline_id: int) -> Path:
+    return pipeline_dir(pipeline_id) / "runner.log"
+
+
+def spawn_runner(pipeline_id: int) -> int:
+    """Start the runner in its own session so it outlives the task that started it."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in [str(settings.REPO_DIR), env.get("PYTHONPATH", "")] if p
+    )
+    env.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    env["PYSPARK_PYTHON"] = sys.executable
+    env["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    with runner_log(pipeline_id).open("ab") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", RUNNER_MODULE, "--pipeline-id", str(pipeline_id)],
+            cwd=settings.REPO_DIR,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return process.pid
+
+
+def runner_alive(pid: int | None, pipeline_id: int) -> bool:
+    """Is `pid` still the runner of this pipeline (not a recycled pid)?"""
+    if not pid:
+        return False
+    try:
+        process = psutil.Process(pid)
+        if process.status() == psutil.STATUS_ZOMBIE:
+            process.wait(0)
+            return False
+        cmdline = process.cmdline()
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.TimeoutExpired):
+        return False
+    return RUNNER_MODULE in cmdline and str(pipeline_id) in cmdline
+
+
+def kill_runner(pid: int, pipeline_id: int) -> None:
+    """End a runner and its Spark JVM (the whole process group)."""
+    if runner_alive(pid, pipeline_id):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+
+
+def log_tail(pipeline_id: int, lines: int = 30) -> str:
+    path = runner_log(pipeline_id)
+    if not path.exists():
+        return ""
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])

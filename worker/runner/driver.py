@@ -1,0 +1,148 @@
+"""The Spark driver program of one pipeline.
+
+It runs one Structured Streaming query (the input log in, a step sink out) and
+moves the pipeline's state towards its desired state: there is no pause in
+Spark, so pause stops the query (its checkpoint keeps the offsets) and resume
+starts it again from the checkpoint; nothing is lost or done twice.
+"""
+
+import logging
+import signal
+import time
+from types import FrameType
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+from pyspark.sql import DataFrame
+from pyspark.sql.streaming import StreamingQuery
+
+from backend.pipelines.models import DesiredState, Pipeline, State
+from backend.pipelines.services import (
+    pipeline_record_step,
+    pipeline_set_state,
+    pipeline_step_done,
+)
+from worker.launcher import pipeline_dir
+from worker.runner.session import build_session
+from worker.runner.source import SOURCE_NAME, InputLogSource
+from worker.runner.step import compute_step
+
+log = logging.getLogger("weir.runner")
+ACTOR = "runner"
+CONTROL_POLL_S = 0.2
+TRIGGER = "100 milliseconds"
+
+
+class StepSink:
+    """foreachBatch target: computes a step and records it exactly once per batch."""
+
+    def __init__(self, pipeline_id: int, plan: dict[str, Any]) -> None:
+        self.pipeline_id = pipeline_id
+        self.plan = plan
+
+    def __call__(self, batch: DataFrame, batch_id: int) -> None:
+        if pipeline_step_done(pipeline_id=self.pipeline_id, batch_id=batch_id):
+            return
+        started = time.perf_counter()
+        batch.persist()
+        try:
+            input_rows = batch.count()
+            if input_rows == 0:
+                return
+            deltas = compute_step(self.plan, batch)
+        finally:
+            batch.unpersist()
+        step = pipeline_record_step(
+            pipeline_id=self.pipeline_id,
+            batch_id=batch_id,
+            input_rows=input_rows,
+            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            deltas=deltas,
+        )
+        log.info("batch %s -> step %s (%s input rows)", batch_id, step, input_rows)
+
+
+class PipelineRunner:
+    def __init__(self, pipeline_id: int) -> None:
+        self.pipeline_id = pipeline_id
+        pipeline = Pipeline.objects.select_related("program_version").get(pk=pipeline_id)
+        self.plan: dict[str, Any] = pipeline.program_version.plan
+        self.checkpoint = pipeline_dir(pipeline_id) / "checkpoint"
+        self.spark = build_session(f"weir-pipeline-{pipeline.name}", settings.SPARK_MASTER)
+        self.spark.dataSource.register(InputLogSource)
+        self.query: StreamingQuery | None = None
+        self.terminated = False
+
+    def start_query(self) -> None:
+        stream = (
+            self.spark.readStream.format(SOURCE_NAME)
+            .option("dsn", settings.DATABASE_URL)
+            .option("pipeline_id", str(self.pipeline_id))
+            .load()
+        )
+        self.query = (
+            stream.writeStream.foreachBatch(StepSink(self.pipeline_id, self.plan))
+            .option("checkpointLocation", str(self.checkpoint))
+            .trigger(processingTime=TRIGGER)
+            .queryName(f"pipeline_{self.pipeline_id}")
+            .start()
+        )
+
+    def stop_query(self) -> None:
+        if self.query is not None:
+            self.query.stop()
+            self.query = None
+
+    def run(self) -> None:
+        """Follow the desired state until asked to stop, or until the query fails."""
+        while not self.terminated:
+            close_old_connections()
+            desired = Pipeline.objects.values_list("desired_state", flat=True).get(
+                pk=self.pipeline_id
+            )
+            if self.query is not None and self.query.exception() is not None:
+                error = str(self.query.exception())
+                self.query = None
+                pipeline_set_state(
+                    pipeline_id=self.pipeline_id, to_state=State.FAILED, actor=ACTOR, error=error
+                )
+                break
+            if desired == DesiredState.STOPPED:
+                break
+            if desired == DesiredState.RUNNING and self.query is None:
+                self.start_query()
+                self._acknowledge(State.RUNNING, frozenset({State.STARTING, State.RESUMING}))
+            elif desired == DesiredState.PAUSED and self.query is not None:
+                self.stop_query()
+                self._acknowledge(State.PAUSED, frozenset({State.PAUSING}))
+            elif desired == DesiredState.PAUSED:
+                self._acknowledge(State.PAUSED, frozenset({State.STARTING, State.PAUSING}))
+            time.sleep(CONTROL_POLL_S)
+        self.shutdown()
+
+    def _acknowledge(self, state: str, only_from: frozenset[str]) -> None:
+        pipeline_set_state(
+            pipeline_id=self.pipeline_id, to_state=state, actor=ACTOR, only_from=only_from
+        )
+
+    def shutdown(self) -> None:
+        self.stop_query()
+        self.spark.stop()
+        pipeline_set_state(
+            pipeline_id=self.pipeline_id,
+            to_state=State.STOPPED,
+            actor=ACTOR,
+            message="runner terminated" if self.terminated else "",
+            only_from=frozenset(set(State.values) - {State.FAILED, State.STOPPED}),
+        )
+
+    def terminate(self, signum: int, frame: FrameType | None) -> None:
+        self.terminated = True
+
+
+def run_pipeline(pipeline_id: int) -> None:
+    runner = PipelineRunner(pipeline_id)
+    signal.signal(signal.SIGTERM, runner.terminate)
+    signal.signal(signal.SIGINT, runner.terminate)
+    runner.run()

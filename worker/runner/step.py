@@ -1,0 +1,66 @@
+"""One step: the input changes of a micro-batch in, every view's changes out.
+
+All views of a step are computed in one Spark job (their changes are unioned,
+tagged with the view name), so a step's cost does not grow a job per view.
+"""
+
+import json
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+from worker.runner.lower import WEIGHT, lower_rel, parse_rows, positional
+
+Change = dict[str, dict[str, Any]]
+# Shown as strings so that no precision is lost on the way to JSON.
+AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME")
+
+
+def _consolidated(changes: DataFrame, width: int) -> DataFrame:
+    """Sum the weights of equal rows; a +1 and a -1 of one row cancel out."""
+    columns = [positional(i) for i in range(width)]
+    summed = changes.groupBy(*columns).agg(F.sum(WEIGHT).alias(WEIGHT))
+    return summed.where(F.col(WEIGHT) != 0)
+
+
+def _as_json(view: Mapping[str, Any], changes: DataFrame) -> DataFrame:
+    fields = []
+    for i, column in enumerate(view["columns"]):
+        value = F.col(positional(i))
+        if column["type"].startswith(AS_STRING):
+            value = value.cast("string")
+        fields.append(value.alias(column["name"]))
+    return changes.select(
+        F.lit(view["name"]).alias("view"),
+        F.col(WEIGHT).alias("weight"),
+        F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}).alias("row"),
+    )
+
+
+def compute_step(plan: Mapping[str, Any], batch: DataFrame) -> dict[str, list[Change]]:
+    """Each view's changes for this batch of input changes (views with none are absent)."""
+    inputs = {relation["name"]: parse_rows(batch, relation) for relation in plan["inputs"]}
+    per_view = [
+        _as_json(view, _consolidated(lower_rel(view["query"], inputs), len(view["columns"])))
+        for view in plan["views"]
+    ]
+    if not per_view:
+        return {}
+    union = per_view[0]
+    for more in per_view[1:]:
+        union = union.unionByName(more)
+    deltas: dict[str, list[Change]] = defaultdict(list)
+    for record in union.collect():
+        row = json.loads(record["row"])
+        kind = "insert" if record["weight"] > 0 else "delete"
+        deltas[record["view"]].extend({kind: row} for _ in range(abs(record["weight"])))
+    order = [view["name"] for view in plan["views"]]
+    return {name: _sorted(deltas[name]) for name in order if name in deltas}
+
+
+def _sorted(changes: list[Change]) -> list[Change]:
+    """Deletes before inserts, then by row: deterministic output for equal input."""
+    return sorted(changes, key=lambda c: ("insert" in c, json.dumps(c, sort_keys=True)))
