@@ -1,0 +1,50 @@
+/**
+ * Monaco, bundled from our own origin: the core editor API, the editing
+ * features a SQL editor wants (find, folding, hover, ...) without the language
+ * services we do not use, and the one web worker the core needs. Nothing is
+ * fetched from a CDN.
+ *
+ * We drive monaco-editor directly rather than through @monaco-editor/react: its
+ * loader defaults to a CDN and its types import a path that monaco 0.57's
+ * export map no longer exposes.
+ */
+import * as monaco from 'monaco-editor/editor';
+// The editing features a SQL editor wants; the rest of Monaco's stays out of the bundle.
+import 'monaco-editor/features/bracketMatching/register';
+import 'monaco-editor/features/caretOperations/register';
+import 'monaco-editor/features/clipboard/register';
+import 'monaco-editor/features/codicon/register';
+import 'monaco-editor/features/comment/register';
+import 'monaco-editor/features/contextmenu/register';
+import 'monaco-editor/features/cursorUndo/register';
+import 'monaco-editor/features/find/register';
+import 'monaco-editor/features/folding/register';
+import 'monaco-editor/features/gotoError/register';
+import 'monaco-editor/features/hover/register';
+import 'monaco-editor/features/indentation/register';
+import 'monaco-editor/features/linesOperations/register';
+import 'monaco-editor/features/multicursor/register';
+import 'monaco-editor/features/smartSelect/register';
+import 'monaco-editor/features/suggest/register';
+import 'monaco-editor/features/wordHighlighter/register';
+import 'monaco-editor/features/wordOperations/register';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import { LANGUAGE_ID, THEME_ID, languageConfiguration, monarchLanguage, theme } from './weirSql';
+
+self.MonacoEnvironment = {
+  getWorker: () => new EditorWorker(),
+};
+
+let registered = false;
+
+/** Registers `weir-sql` and its theme once; safe to call on every mount. */
+export function ensureWeirSql(): void {
+  if (registered) return;
+  registered = true;
+  monaco.languages.register({ id: LANGUAGE_ID, extensions: ['.sql'], aliases: ['Weir SQL'] });
+  monaco.languages.setLanguageConfiguration(LANGUAGE_ID, languageConfiguration);
+  monaco.languages.setMonarchTokensProvider(LANGUAGE_ID, monarchLanguage);
+  monaco.editor.defineTheme(THEME_ID, theme);
+}
+
+export { monaco };

@@ -1,0 +1,133 @@
+/**
+ * The `weir-sql` language for Monaco: a Monarch tokenizer with standard SQL
+ * keywords and the dialect's streaming words (spec/), which get their own
+ * token class so they stand out, plus a theme that colours them.
+ *
+ * Only data lives here (and type-only imports), so it can be tested without a
+ * browser; registration happens in monacoSetup.ts.
+ */
+import type { editor, languages } from 'monaco-editor/editor';
+
+export const LANGUAGE_ID = 'weir-sql';
+export const THEME_ID = 'weir-dark';
+
+/** The streaming dialect: Feldera, Calcite, SQLstream and Flink extensions. */
+export const DIALECT_KEYWORDS: readonly string[] = [
+  'STREAM', 'FOREIGN', 'PUMP', 'ROWTIME', 'LATENESS', 'WATERMARK', 'EMIT_FINAL', 'APPEND_ONLY',
+  'TUMBLE', 'TUMBLE_START', 'TUMBLE_END', 'HOP', 'HOP_START', 'HOP_END', 'SESSION', 'DESCRIPTOR',
+  'SNAPSHOT', 'SEARCH_KEY', 'TO_CHANGELOG', 'FROM_CHANGELOG', 'LATERAL', 'WINDOW', 'EMIT',
+  'PROCTIME', 'START', 'PAUSE', 'RESUME', 'STOP', 'SERVER', 'OPTIONS', 'SYSTEM_TIME', 'PUNCTUATION',
+];
+
+export const KEYWORDS: readonly string[] = [
+  'ADD', 'ALL', 'ALTER', 'AND', 'ANY', 'AS', 'ASC', 'BETWEEN', 'BY', 'CASCADE', 'CASE', 'CAST',
+  'CHECK', 'COLUMN', 'CONSTRAINT', 'CREATE', 'CROSS', 'CURRENT', 'CURRENT_DATE', 'CURRENT_TIME',
+  'CURRENT_TIMESTAMP', 'DAY', 'DAYS', 'DEFAULT', 'DELETE', 'DESC', 'DISTINCT', 'DROP', 'ELSE', 'END',
+  'ESCAPE', 'EXCEPT', 'EXISTS', 'FALSE', 'FETCH', 'FIRST', 'FOLLOWING', 'FOR', 'FROM',
+  'FULL', 'FUNCTION', 'GROUP', 'HAVING', 'HOUR', 'HOURS', 'IF', 'IN', 'INNER', 'INSERT', 'INTERSECT',
+  'INTERVAL', 'INTO', 'IS', 'JOIN', 'KEY', 'LAST', 'LEFT', 'LIKE', 'LIMIT', 'MATERIALIZED', 'MINUTE',
+  'MINUTES', 'MONTH', 'NATURAL', 'NOT', 'NULL', 'NULLS', 'OF', 'OFFSET', 'ON', 'OR', 'ORDER', 'OUTER',
+  'OVER', 'PARTITION', 'PRECEDING', 'PRIMARY', 'RANGE', 'RECURSIVE', 'REFERENCES', 'REPLACE', 'RIGHT',
+  'ROW', 'ROWS', 'SECOND', 'SECONDS', 'SELECT', 'SET', 'SOME', 'TABLE', 'THEN', 'TO', 'TRUE',
+  'UNBOUNDED', 'UNION', 'UNIQUE', 'UNKNOWN', 'UPDATE', 'USING', 'VALUES', 'VIEW', 'WHEN', 'WHERE',
+  'WITH', 'YEAR',
+];
+
+export const TYPE_KEYWORDS: readonly string[] = [
+  'BIGINT', 'BINARY', 'BOOLEAN', 'CHAR', 'DATE', 'DECIMAL', 'DOUBLE', 'FLOAT', 'INT', 'INTEGER',
+  'NUMERIC', 'PRECISION', 'REAL', 'SMALLINT', 'STRING', 'TIME', 'TIMESTAMP', 'TINYINT', 'VARBINARY',
+  'VARCHAR', 'ZONE',
+];
+
+export const BUILTIN_FUNCTIONS: readonly string[] = [
+  'ABS', 'AVG', 'CEIL', 'COALESCE', 'CONCAT', 'COUNT', 'FLOOR', 'LOWER', 'MAX', 'MIN', 'MOD', 'NOW',
+  'SUM', 'UPPER',
+];
+
+export const languageConfiguration: languages.LanguageConfiguration = {
+  comments: { lineComment: '--', blockComment: ['/*', '*/'] },
+  brackets: [['(', ')']],
+  autoClosingPairs: [
+    { open: '(', close: ')' },
+    { open: "'", close: "'", notIn: ['string', 'comment'] },
+    { open: '"', close: '"', notIn: ['string', 'comment'] },
+  ],
+  surroundingPairs: [
+    { open: '(', close: ')' },
+    { open: "'", close: "'" },
+    { open: '"', close: '"' },
+  ],
+};
+
+export const monarchLanguage: languages.IMonarchLanguage = {
+  ignoreCase: true,
+  defaultToken: '',
+  tokenPostfix: '.sql',
+  brackets: [{ open: '(', close: ')', token: 'delimiter.parenthesis' }],
+  dialectKeywords: DIALECT_KEYWORDS,
+  keywords: KEYWORDS,
+  typeKeywords: TYPE_KEYWORDS,
+  builtinFunctions: BUILTIN_FUNCTIONS,
+  tokenizer: {
+    root: [
+      { include: '@comments' },
+      [/\s+/, 'white'],
+      [
+        /[a-zA-Z_][\w$]*/,
+        {
+          cases: {
+            '@dialectKeywords': 'keyword.stream',
+            '@keywords': 'keyword',
+            '@typeKeywords': 'type',
+            '@builtinFunctions': 'predefined',
+            '@default': 'identifier',
+          },
+        },
+      ],
+      [/"/, { token: 'identifier.quote', next: '@quotedIdentifier' }],
+      [/'/, { token: 'string', next: '@string' }],
+      [/\d*\.\d+(?:[eE][-+]?\d+)?/, 'number.float'],
+      [/\d+(?:[eE][-+]?\d+)?/, 'number'],
+      [/[;,.]/, 'delimiter'],
+      [/[()]/, '@brackets'],
+      [/[<>=!%&+\-*/|~^]+/, 'operator'],
+    ],
+    comments: [
+      [/--.*$/, 'comment'],
+      [/\/\*/, { token: 'comment.quote', next: '@blockComment' }],
+    ],
+    blockComment: [
+      [/[^*/]+/, 'comment'],
+      [/\*\//, { token: 'comment.quote', next: '@pop' }],
+      [/[*/]/, 'comment'],
+    ],
+    string: [
+      [/[^']+/, 'string'],
+      [/''/, 'string.escape'],
+      [/'/, { token: 'string', next: '@pop' }],
+    ],
+    quotedIdentifier: [
+      [/[^"]+/, 'identifier'],
+      [/""/, 'identifier'],
+      [/"/, { token: 'identifier.quote', next: '@pop' }],
+    ],
+  },
+};
+
+export const theme: editor.IStandaloneThemeData = {
+  base: 'vs-dark',
+  inherit: true,
+  rules: [
+    { token: 'keyword', foreground: '7aa2f7' },
+    { token: 'keyword.stream', foreground: 'e0af68', fontStyle: 'bold' },
+    { token: 'type', foreground: '4ec9b0' },
+    { token: 'predefined', foreground: 'dcdcaa' },
+    { token: 'string', foreground: 'ce9178' },
+    { token: 'number', foreground: 'b5cea8' },
+    { token: 'comment', foreground: '6a9955', fontStyle: 'italic' },
+    { token: 'operator', foreground: 'c0caf5' },
+  ],
+  colors: {
+    'editor.background': '#16181d',
+  },
+};

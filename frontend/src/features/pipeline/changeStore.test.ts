@@ -1,0 +1,94 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ParsedDelta } from '../../lib/wsMessages';
+import { ChangeStore, orderedViews } from './changeStore';
+
+const delta = (step: number, view: string, ...changes: [('insert' | 'delete'), number][]): ParsedDelta => ({
+  type: 'delta',
+  step,
+  view,
+  changes: changes.map(([kind, id]) => ({ kind, row: { id } })),
+});
+
+const summary = (store: ChangeStore, view: string) =>
+  store
+    .getSnapshot()
+    .views.find((v) => v.view === view)
+    ?.rows.map((r) => `${r.step}${r.kind === 'insert' ? '+' : '-'}${JSON.stringify(r.row.id)}`);
+
+describe('ChangeStore', () => {
+  it('lists steps newest first and keeps the order of changes within a step', () => {
+    const store = new ChangeStore(10);
+    store.add(delta(1, 'v', ['insert', 1]));
+    store.add(delta(2, 'v', ['delete', 1], ['insert', 2]));
+    expect(summary(store, 'v')).toEqual(['2-1', '2+2', '1+1']);
+  });
+
+  it('keeps views apart and tracks the highest step', () => {
+    const store = new ChangeStore(10);
+    store.add(delta(4, 'a', ['insert', 1]));
+    store.add(delta(3, 'b', ['insert', 2]));
+    expect(summary(store, 'a')).toEqual(['4+1']);
+    expect(summary(store, 'b')).toEqual(['3+2']);
+    expect(store.lastStep).toBe(4);
+    expect(store.getSnapshot().lastStep).toBe(4);
+  });
+
+  it('ignores a replayed step for a view, whether older or the same', () => {
+    const store = new ChangeStore(10);
+    store.add(delta(5, 'v', ['insert', 1]));
+    expect(store.add(delta(4, 'v', ['insert', 9]))).toBe(false);
+    expect(store.add(delta(5, 'v', ['insert', 1]))).toBe(false);
+    expect(summary(store, 'v')).toEqual(['5+1']);
+  });
+
+  it('takes the same step for different views', () => {
+    const store = new ChangeStore(10);
+    expect(store.add(delta(5, 'a', ['insert', 1]))).toBe(true);
+    expect(store.add(delta(5, 'b', ['insert', 1]))).toBe(true);
+  });
+
+  it('is bounded per view', () => {
+    const store = new ChangeStore(3);
+    for (let step = 1; step <= 10; step += 1) store.add(delta(step, 'v', ['insert', step]));
+    expect(summary(store, 'v')).toEqual(['10+10', '9+9', '8+8']);
+    expect(store.getSnapshot().views[0]?.dropped).toBe(7);
+  });
+
+  it('returns the same snapshot until something changes, and notifies subscribers', () => {
+    const store = new ChangeStore(3);
+    const listener = vi.fn();
+    const unsubscribe = store.subscribe(listener);
+    const first = store.getSnapshot();
+    expect(store.getSnapshot()).toBe(first);
+    store.add(delta(1, 'v', ['insert', 1]));
+    expect(listener).toHaveBeenCalledTimes(1);
+    const second = store.getSnapshot();
+    expect(second).not.toBe(first);
+    expect(store.getSnapshot()).toBe(second);
+    unsubscribe();
+    store.add(delta(2, 'v', ['insert', 2]));
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives every row a unique key', () => {
+    const store = new ChangeStore(10);
+    store.add(delta(1, 'a', ['insert', 1], ['insert', 1]));
+    store.add(delta(1, 'b', ['insert', 1]));
+    const keys = store.getSnapshot().views.flatMap((v) => v.rows.map((r) => r.key));
+    expect(new Set(keys).size).toBe(3);
+  });
+});
+
+describe('orderedViews', () => {
+  it('shows catalog views first, even empty ones, then views only the stream named', () => {
+    const store = new ChangeStore(5);
+    store.add(delta(1, 'extra', ['insert', 1]));
+    store.add(delta(1, 'second', ['insert', 2]));
+    const views = orderedViews(['first', 'second'], store.getSnapshot());
+    expect(views.map((v) => [v.view, v.rows.length])).toEqual([
+      ['first', 0],
+      ['second', 1],
+      ['extra', 1],
+    ]);
+  });
+});

@@ -1,0 +1,110 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '../../api/endpoints';
+import { errorMessage } from '../../api/client';
+import type { Pipeline, PipelineAction, PipelineState } from '../../api/types';
+import { actionTarget, needsPolling, pollDelay } from '../../lib/pipelineState';
+
+/** Give up polling a pipeline that never settles after this long. */
+const POLL_LIMIT_MS = 10 * 60_000;
+
+export interface PipelineControl {
+  pipeline: Pipeline | null;
+  loadError: string | null;
+  /** The action whose request is in flight, if any. */
+  busy: PipelineAction | null;
+  actionError: string | null;
+  act: (action: PipelineAction) => void;
+  /** A state pushed by the websocket. */
+  applyState: (state: PipelineState, error: string | null) => void;
+}
+
+/**
+ * Loads a pipeline and follows its state: after an action it polls
+ * `GET /pipelines/{name}` until the action's target (or a failure) is reached,
+ * and it takes websocket state messages as they come.
+ */
+export function usePipeline(name: string): PipelineControl {
+  const [pipeline, setPipeline] = useState<Pipeline | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [target, setTarget] = useState<PipelineState | null>(null);
+  const [busy, setBusy] = useState<PipelineAction | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const receive = useCallback((p: Pipeline) => {
+    setPipeline(p);
+    setTarget((t) => (t !== null && (p.state === t || p.state === 'failed') ? null : t));
+  }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    api.getPipeline(name).then(
+      (p) => {
+        if (cancelled) return;
+        setLoadError(null);
+        receive(p);
+      },
+      (err: unknown) => {
+        if (!cancelled) setLoadError(errorMessage(err));
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [name, receive]);
+
+  const polling = pipeline !== null && needsPolling(pipeline, target);
+
+  useEffect(() => {
+    if (!polling) return;
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const started = Date.now();
+    const tick = () => {
+      const elapsed = Date.now() - started;
+      if (elapsed > POLL_LIMIT_MS) return;
+      timer = setTimeout(() => {
+        api.getPipeline(name).then(
+          (p) => {
+            if (cancelled) return;
+            receive(p);
+            tick();
+          },
+          () => {
+            if (!cancelled) tick();
+          },
+        );
+      }, pollDelay(elapsed));
+    };
+    tick();
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [polling, name, receive]);
+
+  const act = useCallback(
+    (action: PipelineAction) => {
+      setBusy(action);
+      setActionError(null);
+      api.pipelineAction(name, action).then(
+        (p) => {
+          setBusy(null);
+          setPipeline(p);
+          setTarget(p.state === 'failed' ? null : actionTarget(action));
+        },
+        (err: unknown) => {
+          setBusy(null);
+          setActionError(errorMessage(err));
+        },
+      );
+    },
+    [name],
+  );
+
+  const applyState = useCallback((state: PipelineState, error: string | null) => {
+    setPipeline((p) => (p ? { ...p, state, error } : p));
+    setTarget((t) => (t !== null && (state === t || state === 'failed') ? null : t));
+  }, []);
+
+  return { pipeline, loadError, busy, actionError, act, applyState };
+}

@@ -1,0 +1,62 @@
+/**
+ * Parsing the pipeline websocket's server → client messages.
+ *
+ * Everything off the wire is checked here once; the rest of the page works
+ * with the parsed forms. Unknown message types and malformed messages give
+ * null, so a newer server can add messages without breaking an older page.
+ */
+import { PIPELINE_STATES, type PipelineState } from '../api/types';
+import { normaliseChange, type NormalChange } from './changes';
+
+export interface ParsedDelta {
+  type: 'delta';
+  step: number;
+  view: string;
+  changes: NormalChange[];
+}
+
+export interface ParsedState {
+  type: 'state';
+  state: PipelineState;
+  error: string | null;
+}
+
+export type ParsedMessage = ParsedDelta | ParsedState;
+
+export function isPipelineState(value: unknown): value is PipelineState {
+  return typeof value === 'string' && (PIPELINE_STATES as readonly string[]).includes(value);
+}
+
+export function parseServerMessage(data: unknown): ParsedMessage | null {
+  let value: unknown = data;
+  if (typeof data === 'string') {
+    try {
+      value = JSON.parse(data) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const msg = value as Record<string, unknown>;
+
+  if (msg.type === 'delta') {
+    const { step, view, changes } = msg;
+    if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) return null;
+    if (typeof view !== 'string' || view === '') return null;
+    if (!Array.isArray(changes)) return null;
+    const parsed: NormalChange[] = [];
+    for (const change of changes) {
+      const normal = normaliseChange(change);
+      if (normal !== null) parsed.push(normal);
+    }
+    return { type: 'delta', step, view, changes: parsed };
+  }
+
+  if (msg.type === 'state') {
+    if (!isPipelineState(msg.state)) return null;
+    const error = typeof msg.error === 'string' && msg.error !== '' ? msg.error : null;
+    return { type: 'state', state: msg.state, error };
+  }
+
+  return null;
+}
