@@ -11,8 +11,10 @@ interface Handlers {
 
 /**
  * Keeps a websocket to `/ws/pipelines/{name}/` open. After a drop it
- * reconnects with backoff, asking for `?after_step=<last step seen>` so the
- * server replays what was missed.
+ * reconnects with backoff, asking for the steps from the last one seen on
+ * (`?after_step=<last step - 1>`): a step's views arrive as separate messages,
+ * so the last step may be incomplete; repeated (view, step) pairs are dropped
+ * by the change store.
  */
 export function usePipelineSocket(pipeline: string, handlers: Handlers): SocketStatus {
   const [status, setStatus] = useState<SocketStatus>('connecting');
@@ -28,11 +30,14 @@ export function usePipelineSocket(pipeline: string, handlers: Handlers): SocketS
     let attempt = 0;
     let lastStep: number | null = null;
     let closed = false;
+    let opened = false;
 
     const connect = () => {
-      const ws = new WebSocket(pipelineSocketUrl(window.location, pipeline, lastStep));
+      const afterStep = opened ? Math.max(0, (lastStep ?? 0) - 1) : null;
+      const ws = new WebSocket(pipelineSocketUrl(window.location, pipeline, afterStep));
       socket = ws;
       ws.onopen = () => {
+        opened = true;
         attempt = 0;
         setStatus('open');
       };
