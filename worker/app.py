@@ -8,4 +8,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.config.settings.dev")
 
 app = Celery("weir")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["worker"], related_name="tasks", force=True)
+app.autodiscover_tasks(["worker"], related_name="tasks")

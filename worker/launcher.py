@@ -34,6 +34,8 @@ def spawn_runner(pipeline_id: int) -> int:
     env["PYSPARK_PYTHON"] = sys.executable
     env["PYSPARK_DRIVER_PYTHON"] = sys.executable
     with runner_log(pipeline_id).open("ab") as log:
+        log.write(f"=== weir runner for pipeline {pipeline_id} starting\n".encode())
+        log.flush()
         process = subprocess.Popen(
             [sys.executable, "-m", RUNNER_MODULE, "--pipeline-id", str(pipeline_id)],
             cwd=settings.REPO_DIR,

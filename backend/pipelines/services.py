@@ -41,6 +41,10 @@ ACTIONS: dict[str, tuple[frozenset[str], str, str, str]] = {
 INGRESS_CLOSED = frozenset({State.STOPPED, State.FAILED, State.STOPPING})
 
 
+def _locked_by_id(pipeline_id: int) -> Pipeline:
+    return Pipeline.objects.select_for_update().get(pk=pipeline_id)
+
+
 def _locked(name: str) -> Pipeline:
     pipeline = Pipeline.objects.select_for_update().filter(name=name).first()
     if pipeline is None:
@@ -81,7 +85,7 @@ def pipeline_set_state(
     answer says whether it happened.
     """
     with transaction.atomic():
-        pipeline = Pipeline.objects.select_for_update().get(pk=pipeline_id)
+        pipeline = _locked_by_id(pipeline_id)
         if only_from is not None and pipeline.state not in only_from:
             return False
         from_state = pipeline.state
@@ -104,6 +108,28 @@ def pipeline_set_state(
             )
         )
     return True
+
+
+def pipeline_runner_exited(
+    *, pipeline_id: int, actor: str, error: str | None = None, message: str = ""
+) -> None:
+    """The runner's last word, once its Spark query and session are stopped.
+
+    Clearing `runner_pid` in the same transaction as the final state means a
+    start that follows is never mistaken for the exiting runner.
+    """
+    with transaction.atomic():
+        pipeline = _locked_by_id(pipeline_id)
+        pipeline.runner_pid = None
+        pipeline.save(update_fields=["runner_pid", "updated_at"])
+        if error is not None:
+            pipeline_set_state(
+                pipeline_id=pipeline_id, to_state=State.FAILED, actor=actor, error=error
+            )
+        elif pipeline.state not in (State.STOPPED, State.FAILED):
+            pipeline_set_state(
+                pipeline_id=pipeline_id, to_state=State.STOPPED, actor=actor, message=message
+            )
 
 
 def pipeline_request_action(*, name: str, action: str, actor: str) -> Pipeline:
@@ -188,7 +214,7 @@ def pipeline_record_step(
     answer is None. Otherwise the answer is the new step number.
     """
     with transaction.atomic():
-        pipeline = Pipeline.objects.select_for_update().get(pk=pipeline_id)
+        pipeline = _locked_by_id(pipeline_id)
         if PipelineStep.objects.filter(pipeline=pipeline, batch_id=batch_id).exists():
             return None
         step = pipeline.last_step + 1

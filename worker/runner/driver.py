@@ -20,6 +20,7 @@ from pyspark.sql.streaming import StreamingQuery
 from backend.pipelines.models import DesiredState, Pipeline, State
 from backend.pipelines.services import (
     pipeline_record_step,
+    pipeline_runner_exited,
     pipeline_set_state,
     pipeline_step_done,
 )
@@ -96,6 +97,7 @@ class PipelineRunner:
 
     def run(self) -> None:
         """Follow the desired state until asked to stop, or until the query fails."""
+        error = None
         while not self.terminated:
             close_old_connections()
             desired = Pipeline.objects.values_list("desired_state", flat=True).get(
@@ -103,10 +105,6 @@ class PipelineRunner:
             )
             if self.query is not None and self.query.exception() is not None:
                 error = str(self.query.exception())
-                self.query = None
-                pipeline_set_state(
-                    pipeline_id=self.pipeline_id, to_state=State.FAILED, actor=ACTOR, error=error
-                )
                 break
             if desired == DesiredState.STOPPED:
                 break
@@ -119,23 +117,24 @@ class PipelineRunner:
             elif desired == DesiredState.PAUSED:
                 self._acknowledge(State.PAUSED, frozenset({State.STARTING, State.PAUSING}))
             time.sleep(CONTROL_POLL_S)
-        self.shutdown()
+        self.shutdown(error)
 
     def _acknowledge(self, state: str, only_from: frozenset[str]) -> None:
         pipeline_set_state(
             pipeline_id=self.pipeline_id, to_state=state, actor=ACTOR, only_from=only_from
         )
 
-    def shutdown(self) -> None:
-        self.stop_query()
-        self.spark.stop()
-        pipeline_set_state(
-            pipeline_id=self.pipeline_id,
-            to_state=State.STOPPED,
-            actor=ACTOR,
-            message="runner terminated" if self.terminated else "",
-            only_from=frozenset(set(State.values) - {State.FAILED, State.STOPPED}),
-        )
+    def shutdown(self, error: str | None) -> None:
+        try:
+            self.stop_query()
+        finally:
+            self.spark.stop()
+            pipeline_runner_exited(
+                pipeline_id=self.pipeline_id,
+                actor=ACTOR,
+                error=error,
+                message="runner terminated" if self.terminated else "",
+            )
 
     def terminate(self, signum: int, frame: FrameType | None) -> None:
         self.terminated = True

@@ -1,0 +1,153 @@
+"""The `weir` command.
+
+    weir check FILE.sql [--format text|json]
+
+Each subcommand is one `_add_<name>` function that declares its arguments and
+sets `handler`; adding `replay` or `deploy` later means adding one more. Exit
+status: 0 success (warnings allowed), 1 the program has errors, 2 usage errors
+or an unreadable file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from backend.compiler import CompileResult, Diagnostic, compile_program
+from backend.compiler.source import Source, Span
+
+EXIT_OK = 0
+EXIT_PROGRAM_ERRORS = 1
+EXIT_USAGE = 2
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse has printed the usage message
+        return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    handler: Handler = args.handler
+    return handler(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="weir", description="Weir: streaming SQL pipelines on Apache Spark."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_check(commands)
+    return parser
+
+
+# ---------------------------------------------------------------- weir check
+
+
+def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    check = commands.add_parser(
+        "check",
+        help="compile a program and report its diagnostics",
+        description="Compile a program and report its diagnostics. "
+        "Exits with 1 when the program has errors.",
+    )
+    check.add_argument("file", help="the program, or - to read standard input")
+    check.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default) for people; json prints {diagnostics, catalog} as /validate does",
+    )
+    check.set_defaults(handler=_check)
+
+
+def _check(args: argparse.Namespace) -> int:
+    name: str = args.file
+    text = _read_program(name)
+    if text is None:
+        return EXIT_USAGE
+    result = compile_program(text)
+    if args.format == "json":
+        payload = {"diagnostics": result.diagnostics_json(), "catalog": result.to_json()["catalog"]}
+        _write(sys.stdout, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _write(sys.stdout, format_text(result, "<stdin>" if name == "-" else name))
+    return EXIT_PROGRAM_ERRORS if result.has_errors else EXIT_OK
+
+
+def _read_program(name: str) -> str | None:
+    try:
+        if name == "-":
+            return sys.stdin.read()
+        # newline="" keeps "\r\n" as written, so offsets match the editor's text.
+        with open(name, encoding="utf-8", newline="") as file:
+            return file.read()
+    except UnicodeDecodeError:
+        _write(sys.stderr, f"weir: error: {name} is not UTF-8 text\n")
+    except OSError as exc:
+        _write(sys.stderr, f"weir: error: cannot read {name}: {exc.strerror or exc}\n")
+    return None
+
+
+# ---------------------------------------------------------------- text output
+
+
+def format_text(result: CompileResult, filename: str) -> str:
+    """Diagnostics as `file:line:col: severity[code]: message` with the source underlined."""
+    lines: list[str] = []
+    for diagnostic in result.diagnostics:
+        lines.extend(_format_diagnostic(diagnostic, result.source, filename))
+    errors = sum(diagnostic.is_error for diagnostic in result.diagnostics)
+    warnings = len(result.diagnostics) - errors
+    if result.diagnostics:
+        lines.append(f"{_count(errors, 'error')}, {_count(warnings, 'warning')}")
+    return "".join(line + "\n" for line in lines)
+
+
+def _format_diagnostic(diagnostic: Diagnostic, source: Source, filename: str) -> list[str]:
+    start = source.position(diagnostic.span.start)
+    header = (
+        f"{filename}:{start.line}:{start.column}: "
+        f"{diagnostic.severity.value}[{diagnostic.code.value}]: {diagnostic.message}"
+    )
+    lines = [header, *_underline(source, diagnostic.span)]
+    if diagnostic.hint:
+        lines.append(f"{'':>5} = hint: {diagnostic.hint}")
+    for note in diagnostic.notes:
+        at = source.position(note.span.start)
+        lines.append(f"{filename}:{at.line}:{at.column}: note: {note.message}")
+        lines.extend(_underline(source, note.span))
+    return lines
+
+
+def _underline(source: Source, span: Span) -> list[str]:
+    """The first line of `span` and a caret line under the part the span covers."""
+    line = source.lines_of(span)[0]
+    text = source.line_text(line)
+    line_start = source.line_start_offset(line)
+    begin = span.start - line_start
+    end = min(span.end - line_start, len(text))
+    # Keep tabs in the padding so the carets line up under tab-indented code.
+    padding = "".join("\t" if char == "\t" else " " for char in text[:begin])
+    carets = "^" * max(end - begin, 1)
+    return [f"{line:>5} | {text}", f"{'':>5} | {padding}{carets}"]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def _write(stream: TextIO, text: str) -> None:
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:  # a terminal that cannot show some character
+        encoding = stream.encoding or "ascii"
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""Diagnostics: what the compiler tells the user, as plain values.
+
+A user error is never raised: each pass returns the diagnostics it found next to
+its result. Codes are stable once published (docs/contracts.md): `SQL1xx` syntax,
+`SQL2xx` names and types, `SQL3xx` streaming rules, `SQL4xx` not supported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from backend.compiler.source import Source, Span
+
+
+class Code(StrEnum):
+    """Every diagnostic code the compiler emits, with what it means."""
+
+    UNEXPECTED_TOKEN = "SQL101"  # the parser expected something else here
+    UNTERMINATED = "SQL102"  # a string, quoted identifier or comment never ends
+    INVALID_CHARACTER = "SQL103"  # a character that cannot start any token
+    EMPTY_IDENTIFIER = "SQL104"  # ""
+    TOO_DEEP = "SQL105"  # nesting beyond what the compiler accepts
+    UNKNOWN_RELATION = "SQL201"  # no table, stream or view (or FROM alias) of that name
+    UNKNOWN_COLUMN = "SQL202"
+    AMBIGUOUS_COLUMN = "SQL203"  # the name matches columns of two FROM entries
+    DUPLICATE_RELATION = "SQL204"  # a relation (or FROM alias) declared twice
+    DUPLICATE_COLUMN = "SQL205"
+    TYPE_MISMATCH = "SQL206"
+    UNKNOWN_FUNCTION = "SQL207"  # or a known function called with the wrong arguments
+    UNKNOWN_TYPE = "SQL208"  # or a type with parameters it cannot take
+    INVALID_LITERAL = "SQL209"  # e.g. TIMESTAMP '2020-13-01', a number out of range
+    COLUMN_COUNT = "SQL210"  # a view's column list does not match its query
+    INVALID_DEFINITION = "SQL211"  # bad property value, two primary keys, ...
+    UNKNOWN_PROPERTY = "SQL212"  # a WITH key the compiler does not know (warning)
+    NOT_SUPPORTED = "SQL401"  # valid SQL that Weir does not compile yet
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A secondary location that explains a diagnostic, e.g. a first declaration."""
+
+    message: str
+    span: Span
+
+    def to_json(self, source: Source) -> dict[str, Any]:
+        return {"message": self.message, **_location_json(self.span, source)}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: Code
+    severity: Severity
+    message: str
+    span: Span
+    notes: tuple[Note, ...] = ()
+    hint: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_json(self, source: Source) -> dict[str, Any]:
+        """The contract shape (docs/contracts.md, "Diagnostic")."""
+        return {
+            "code": self.code.value,
+            "severity": self.severity.value,
+            "message": self.message,
+            **_location_json(self.span, source),
+            "snippet": source.snippet(self.span),
+            "notes": [note.to_json(source) for note in self.notes],
+            "hint": self.hint,
+        }
+
+
+def error(
+    code: Code, message: str, span: Span, *, notes: tuple[Note, ...] = (), hint: str | None = None
+) -> Diagnostic:
+    return Diagnostic(code, Severity.ERROR, message, span, notes, hint)
+
+
+def warning(
+    code: Code, message: str, span: Span, *, notes: tuple[Note, ...] = (), hint: str | None = None
+) -> Diagnostic:
+    return Diagnostic(code, Severity.WARNING, message, span, notes, hint)
+
+
+def in_source_order(diagnostics: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
+    """Diagnostics sorted by position; ties keep the order the passes reported them."""
+    return tuple(sorted(diagnostics, key=lambda d: (d.span.start, d.span.end)))
+
+
+def _location_json(span: Span, source: Source) -> dict[str, int]:
+    start = source.position(span.start)
+    end = source.position(span.end)
+    return {
+        "start_line_number": start.line,
+        "start_column": start.column,
+        "end_line_number": end.line,
+        "end_column": end.column,
+    }

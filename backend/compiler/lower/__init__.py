@@ -1,0 +1,1 @@
+"""Lowering: the typed plan to the serialisable spec the runner executes."""

@@ -1,0 +1,1 @@
+"""The typed logical plan."""

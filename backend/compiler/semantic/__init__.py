@@ -1,0 +1,1 @@
+"""Semantics: types, the catalog, and the binder (syntax tree to typed plan)."""

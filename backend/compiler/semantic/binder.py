@@ -1,0 +1,254 @@
+"""The binder: a syntax tree to a catalog and a typed logical plan.
+
+Statements are bound in program order; a statement sees only the relations
+declared before it. A relation whose declaration failed is remembered as
+unresolvable, so statements using it are not flooded with follow-on errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from backend.compiler.diagnostics import Code, Diagnostic, Note, error
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic.catalog import Catalog, Column, Relation, RelationKind
+from backend.compiler.semantic.environment import Environment
+from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.properties import Properties, check_properties
+from backend.compiler.semantic.queries import bind_query, with_column_names
+from backend.compiler.semantic.scope import Scope
+from backend.compiler.semantic.tables import bind_table
+from backend.compiler.source import Span
+from backend.compiler.suggest import did_you_mean
+from backend.compiler.syntax import ast
+from backend.compiler.syntax import statements as stmt
+
+
+def bind(program: stmt.Program) -> tuple[Catalog, plan.Plan | None, tuple[Diagnostic, ...]]:
+    """Bind every statement; the plan is None if any statement has an error."""
+    env = Environment(declarations=_declarations(program))
+    declared: dict[str, Span] = {}
+    relations: list[Relation] = []
+    views: list[plan.ViewPlan] = []
+    for statement in program.statements:
+        name = _declared_name(statement)
+        is_new = name is None or _declare(name, declared, env)
+        env.current = name.value if name is not None else None
+        outcome = _bind_statement(statement, env)
+        if name is None or not is_new:
+            continue
+        if outcome.relation is None:
+            env.unresolvable.add(name.value)
+            continue
+        env.relations[name.value] = outcome.relation
+        if outcome.broken_columns:
+            # Its shape is not known, so it is not listed; views still see its other columns.
+            env.broken_columns[name.value] = outcome.broken_columns
+            continue
+        relations.append(outcome.relation)
+        if outcome.view is not None:
+            views.append(outcome.view)
+    catalog = Catalog(tuple(relations))
+    if any(diagnostic.is_error for diagnostic in env.diagnostics):
+        return catalog, None, tuple(env.diagnostics)
+    inputs = tuple(r for r in relations if r.kind is not RelationKind.VIEW)
+    return catalog, plan.Plan(inputs, tuple(views)), tuple(env.diagnostics)
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """What a statement declares: nothing, a relation, or a view and its plan."""
+
+    relation: Relation | None = None
+    view: plan.ViewPlan | None = None
+    broken_columns: frozenset[str] = frozenset()
+
+
+def _bind_statement(statement: stmt.Statement, env: Environment) -> _Outcome:
+    match statement:
+        case stmt.CreateTable() | stmt.CreateStream():
+            table = bind_table(statement, env)
+            return _Outcome(table.relation, broken_columns=table.broken_columns)
+        case stmt.CreateView():
+            return _bind_view(statement, env)
+        case stmt.Insert():
+            _bind_insert(statement, "INSERT statements", statement.span.start, env)
+        case stmt.CreatePump():
+            _bind_insert(statement.insert, "CREATE PUMP", statement.span.start, env)
+        case stmt.LatenessStatement():
+            _bind_lateness_statement(statement, env)
+        case stmt.QueryStatement():
+            env.report(
+                error(
+                    Code.NOT_SUPPORTED,
+                    "Not supported yet: a query outside CREATE VIEW",
+                    statement.span,
+                    hint="give it a name: CREATE VIEW name AS SELECT ...",
+                )
+            )
+            bind_query(statement.query, env)
+        case stmt.IncompleteStatement():
+            pass  # its syntax error is reported; its name is declared by the caller
+    return _Outcome()
+
+
+def _declarations(program: stmt.Program) -> dict[str, Span]:
+    first: dict[str, Span] = {}
+    for statement in program.statements:
+        name = _declared_name(statement)
+        if name is not None:
+            first.setdefault(name.value, name.span)
+    return first
+
+
+def _declared_name(statement: stmt.Statement) -> ast.Identifier | None:
+    match statement:
+        case stmt.CreateTable() | stmt.CreateStream() | stmt.CreateView():
+            return statement.name
+        case stmt.IncompleteStatement():
+            return statement.declares
+    return None
+
+
+def _declare(name: ast.Identifier, declared: dict[str, Span], env: Environment) -> bool:
+    first = declared.get(name.value)
+    if first is None:
+        declared[name.value] = name.span
+        return True
+    env.report(
+        error(
+            Code.DUPLICATE_RELATION,
+            f"'{name.value}' is already declared",
+            name.span,
+            notes=(Note(f"'{name.value}' is first declared here", first),),
+            hint="every table, stream and view needs its own name",
+        )
+    )
+    return False
+
+
+# ---------------------------------------------------------------- views
+
+
+def _bind_view(statement: stmt.CreateView, env: Environment) -> _Outcome:
+    bound = bind_query(statement.query, env)
+    properties = check_properties(statement.properties, "view", env)
+    if bound is None:
+        return _Outcome()
+    names = tuple(column.name for column in bound.columns)
+    spans = bound.spans
+    if statement.columns:
+        if len(statement.columns) != len(names):
+            env.report(
+                error(
+                    Code.COLUMN_COUNT,
+                    f"View '{statement.name.value}' names {len(statement.columns)} columns "
+                    f"but its query produces {len(names)}",
+                    statement.columns_span or statement.name.span,
+                )
+            )
+            return _Outcome()
+        names = tuple(column.value for column in statement.columns)
+        spans = tuple(column.span for column in statement.columns)
+        bound = with_column_names(bound, names)
+    if not _check_distinct_names(names, spans, env):
+        return _Outcome()
+    emit_final = _emit_final(statement, properties, names, env)
+    columns = tuple(
+        Column(field.name, field.type, field.nullable, span)
+        for field, span in zip(bound.columns, spans, strict=True)
+    )
+    relation = Relation(
+        name=statement.name.value,
+        kind=RelationKind.VIEW,
+        columns=columns,
+        span=statement.name.span,
+        materialized=statement.modifier == "materialized",
+        local=statement.modifier == "local",
+        emit_final=emit_final,
+        properties=properties.as_pairs(),
+    )
+    return _Outcome(relation, plan.ViewPlan(relation.name, bound.columns, bound.rel))
+
+
+def _check_distinct_names(
+    names: tuple[str, ...], spans: tuple[Span, ...], env: Environment
+) -> bool:
+    first: dict[str, Span] = {}
+    distinct = True
+    for name, span in zip(names, spans, strict=True):
+        if name in first:
+            env.report(
+                error(
+                    Code.DUPLICATE_COLUMN,
+                    f"Duplicate column '{name}' in the view",
+                    span,
+                    notes=(Note(f"'{name}' is first defined here", first[name]),),
+                    hint="give each column its own name with AS",
+                )
+            )
+            distinct = False
+        else:
+            first[name] = span
+    return distinct
+
+
+def _emit_final(
+    statement: stmt.CreateView, properties: Properties, names: tuple[str, ...], env: Environment
+) -> int | None:
+    """The index of the `emit_final` column: a column name, or a 0-based number."""
+    item = properties.get("emit_final")
+    if item is None:
+        return None
+    if statement.modifier == "local":
+        env.report(
+            error(
+                Code.INVALID_DEFINITION,
+                "'emit_final' is not allowed on a LOCAL view",
+                item.key_span,
+            )
+        )
+        return None
+    value = item.value
+    if value.isascii() and value.isdigit() and len(value) < 10 and int(value) < len(names):
+        return int(value)
+    if value in names:
+        return names.index(value)
+    env.report(
+        error(
+            Code.UNKNOWN_COLUMN,
+            f"'emit_final' names no column of view '{statement.name.value}': '{value}'",
+            item.value_span,
+            hint=did_you_mean(value, names, env.suggestions),
+        )
+    )
+    return None
+
+
+# ---------------------------------------------------------------- not compiled yet
+
+
+def _bind_insert(insert: stmt.Insert, construct: str, start: int, env: Environment) -> None:
+    env.not_supported(construct, Span(start, insert.target.span.end))
+    env.lookup(insert.target)
+    if not isinstance(insert.query.body, ast.Values):  # rows of literals: nothing to check
+        bind_query(insert.query, env)
+
+
+def _bind_lateness_statement(statement: stmt.LatenessStatement, env: Environment) -> None:
+    env.not_supported("LATENESS statements", Span(statement.span.start, statement.column.span.end))
+    relation = env.lookup(statement.relation)
+    if relation is not None and relation.column_index(statement.column.value) is None:
+        env.report(
+            error(
+                Code.UNKNOWN_COLUMN,
+                f"Unknown column '{statement.column.value}' in {relation.kind.value} "
+                f"'{relation.name}'",
+                statement.column.span,
+                hint=did_you_mean(
+                    statement.column.value, [c.name for c in relation.columns], env.suggestions
+                ),
+            )
+        )
+    ctx = ExprContext(Scope(), env.diagnostics, env.suggestions, constant_clause="LATENESS")
+    bind_expr(statement.expr, ctx)

@@ -1,0 +1,67 @@
+"""The catalog: every relation a program declares, with its columns and properties."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from backend.compiler.semantic.types import SqlType
+from backend.compiler.source import Span
+
+if TYPE_CHECKING:
+    from backend.compiler.plan.nodes import Expr
+
+
+class RelationKind(StrEnum):
+    TABLE = "table"
+    STREAM = "stream"
+    VIEW = "view"
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    name: str
+    type: SqlType
+    nullable: bool
+    span: Span  # where the column is declared (or the expression that defines it)
+    lateness: Expr | None = None  # constant, subtracted from the column's maximum
+    watermark: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    name: str
+    kind: RelationKind
+    columns: tuple[Column, ...]
+    span: Span  # the name in its CREATE statement
+    primary_key: tuple[str, ...] = ()
+    append_only: bool = False
+    materialized: bool = False
+    local: bool = False  # LOCAL views are not outputs of the pipeline
+    emit_final: int | None = None  # index of the emit_final column of a view
+    properties: tuple[tuple[str, str], ...] = ()
+    _index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, int] = {}
+        for position, column in enumerate(self.columns):
+            index.setdefault(column.name, position)
+        object.__setattr__(self, "_index", index)
+
+    def column_index(self, name: str) -> int | None:
+        return self._index.get(name)
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Relations in program order; names are unique."""
+
+    relations: tuple[Relation, ...] = ()
+    _by_name: dict[str, Relation] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {r.name: r for r in self.relations})
+
+    def get(self, name: str) -> Relation | None:
+        return self._by_name.get(name)

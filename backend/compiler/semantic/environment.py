@@ -1,0 +1,78 @@
+"""What the binder knows while it walks a program: relations declared so far."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from backend.compiler.diagnostics import Code, Diagnostic, Note, error
+from backend.compiler.plan.nodes import Field
+from backend.compiler.semantic.catalog import Relation
+from backend.compiler.semantic.scope import column_index
+from backend.compiler.source import Span
+from backend.compiler.suggest import Budget, did_you_mean
+from backend.compiler.syntax import ast
+
+
+@dataclass
+class Environment:
+    """Mutable state of one `bind` run (never shared between runs)."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Relations declared by earlier statements and bound without error.
+    relations: dict[str, Relation] = field(default_factory=dict)
+    # Names whose declaration failed (already reported) or that belong to a
+    # construct not compiled yet, like a WITH query: references stay silent.
+    unresolvable: set[str] = field(default_factory=set)
+    # Columns of declared relations whose type is unknown (see BoundTable).
+    broken_columns: dict[str, frozenset[str]] = field(default_factory=dict)
+    # The first declaration of every relation name anywhere in the program.
+    declarations: dict[str, Span] = field(default_factory=dict)
+    # The relation whose statement is being bound.
+    current: str | None = None
+    # The cost limit of 'did you mean' hints for the whole program.
+    suggestions: Budget = field(default_factory=Budget)
+
+    # Each relation's columns as plan fields, with a name index, built once.
+    _shapes: dict[str, tuple[tuple[Field, ...], dict[str, int]]] = field(default_factory=dict)
+
+    def shape_of(self, relation: Relation) -> tuple[tuple[Field, ...], dict[str, int]]:
+        """The columns of `relation` as plan fields and their name index, cached."""
+        shape = self._shapes.get(relation.name)
+        if shape is None:
+            fields = tuple(Field(c.name, c.type, c.nullable) for c in relation.columns)
+            shape = self._shapes[relation.name] = (fields, column_index(fields))
+        return shape
+
+    def report(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
+
+    def not_supported(self, construct: str, span: Span) -> None:
+        self.report(error(Code.NOT_SUPPORTED, f"Not supported yet: {construct}", span))
+
+    def has_errors_since(self, mark: int) -> bool:
+        return any(diagnostic.is_error for diagnostic in self.diagnostics[mark:])
+
+    def lookup(self, name: ast.Identifier) -> Relation | None:
+        """The relation `name` refers to, or None (reported with SQL201 unless known bad)."""
+        relation = self.relations.get(name.value)
+        if relation is not None or name.value in self.unresolvable:
+            return relation
+        notes: tuple[Note, ...] = ()
+        declared_at = self.declarations.get(name.value)
+        if name.value == self.current:
+            hint: str | None = "a view cannot read from itself"
+        elif declared_at is not None and declared_at.start > name.span.start:
+            hint = f"'{name.value}' is declared later in the program; declare it before use"
+            notes = (Note(f"'{name.value}' is declared here", declared_at),)
+        else:
+            hint = did_you_mean(name.value, self.relations, self.suggestions)
+        self.report(
+            error(
+                Code.UNKNOWN_RELATION,
+                f"Unknown table or view '{name.value}'",
+                name.span,
+                notes=notes,
+                hint=hint,
+            )
+        )
+        return None

@@ -1,0 +1,437 @@
+"""Binding expressions: syntax to typed plan expressions, with type errors.
+
+`bind_expr` returns None when the expression is wrong; the diagnostic has been
+recorded by then, and callers propagate None without adding their own, so one
+mistake gives one message. Sugar is lowered here: BETWEEN to `and(ge, le)`,
+IN lists to `or(eq, ...)`, `||` to `concat`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from backend.compiler.diagnostics import Code, Diagnostic, error
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import functions, literals, types
+from backend.compiler.semantic.scope import Scope, resolve_column
+from backend.compiler.semantic.type_names import resolve_type
+from backend.compiler.source import Span
+from backend.compiler.suggest import Budget, did_you_mean
+from backend.compiler.syntax import ast
+
+# Left-deep chains such as `a + b + c ...` recurse once per operator here.
+MAX_DEPTH = 128
+
+COMPARISONS = {"=": "eq", "<>": "ne", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+ARITHMETIC = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}
+
+
+@dataclass(slots=True)
+class ExprContext:
+    """What binding an expression needs: the names in scope and where to report."""
+
+    scope: Scope
+    diagnostics: list[Diagnostic]
+    suggestions: Budget
+    # Set to the clause name ("LATENESS") where the expression must be a constant.
+    constant_clause: str | None = None
+    # A deep chain hits the depth limit on both sides of many operators, but one
+    # SQL105 per context is enough.
+    too_deep_reported: bool = False
+
+    def report(self, code: Code, message: str, span: Span, hint: str | None = None) -> None:
+        self.diagnostics.append(error(code, message, span, hint=hint))
+
+    def not_supported(self, construct: str, span: Span) -> None:
+        self.report(Code.NOT_SUPPORTED, f"Not supported yet: {construct}", span)
+
+
+def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | None:
+    """The typed form of `expr`, or None after its errors were reported."""
+    if depth > MAX_DEPTH:
+        if not ctx.too_deep_reported:
+            ctx.too_deep_reported = True
+            message = f"Expression nested deeper than {MAX_DEPTH} levels"
+            ctx.report(Code.TOO_DEEP, message, expr.span)
+        return None
+    depth += 1
+    match expr:
+        case ast.NumberLiteral():
+            return _number(expr, False, expr.span, ctx)
+        case ast.StringLiteral():
+            return plan.Literal(expr.value, types.VARCHAR, False, expr.span)
+        case ast.BooleanLiteral():
+            return plan.Literal(expr.value, types.BOOLEAN, False, expr.span)
+        case ast.NullLiteral():
+            return plan.Literal(None, types.NULL, True, expr.span)
+        case ast.TypedLiteral():
+            return _typed_literal(expr, ctx)
+        case ast.IntervalLiteral():
+            return _interval(expr, ctx)
+        case ast.ColumnRef():
+            return _column(expr, ctx)
+        case ast.UnaryOp():
+            return _unary(expr, ctx, depth)
+        case ast.BinaryOp():
+            return _binary(expr, ctx, depth)
+        case ast.IsNull():
+            operand = bind_expr(expr.operand, ctx, depth)
+            if operand is None:
+                return None
+            function = "is_not_null" if expr.negated else "is_null"
+            return plan.Call(function, (operand,), types.BOOLEAN, False, expr.span)
+        case ast.Between():
+            return _between(expr, ctx, depth)
+        case ast.InList():
+            return _in_list(expr, ctx, depth)
+        case ast.Like():
+            return _like(expr, ctx, depth)
+        case ast.Cast():
+            return _cast(expr, ctx, depth)
+        case ast.FunctionCall():
+            return _function_call(expr, ctx, depth)
+        case _:
+            _not_supported_expression(expr, ctx, depth)
+            return None
+
+
+def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> None:
+    """Report a construct that is parsed but not compiled yet, checking its parts."""
+    parts: tuple[ast.Expr | None, ...] = ()
+    match expr:
+        case ast.Case():
+            construct = "CASE"
+            parts = (expr.operand, expr.else_)
+            parts += tuple(e for when in expr.whens for e in (when.condition, when.result))
+        case ast.IsBoolean():
+            construct = f"IS {'NOT ' * expr.negated}{expr.value.upper()}"
+            parts = (expr.operand,)
+        case ast.IsDistinctFrom():
+            construct = f"IS {'NOT ' * expr.negated}DISTINCT FROM"
+            parts = (expr.left, expr.right)
+        case ast.FloorCeil():
+            construct = f"{expr.function.upper()}(... TO {expr.unit.upper()})"
+            parts = (expr.operand,)
+        case ast.Extract():
+            construct = "EXTRACT"
+            parts = (expr.operand,)
+        case ast.InSubquery():
+            construct = "IN (subquery)"
+            parts = (expr.operand,)
+        case ast.Subquery():
+            construct = "subqueries in expressions"
+        case ast.Exists():
+            construct = "EXISTS"
+        case _:
+            construct = "TABLE arguments outside a table function"
+    ctx.not_supported(construct, expr.span)
+    _bind_parts(parts, ctx, depth)
+
+
+def _bind_parts(parts: tuple[ast.Expr | None, ...], ctx: ExprContext, depth: int) -> None:
+    for part in parts:
+        if part is not None:
+            bind_expr(part, ctx, depth)
+
+
+# ---------------------------------------------------------------- leaves
+
+
+def _number(
+    literal: ast.NumberLiteral, negative: bool, span: Span, ctx: ExprContext
+) -> plan.Literal | None:
+    try:
+        value, sql_type = literals.number(literal.text, literal.kind, negative)
+    except literals.InvalidLiteral as exc:
+        ctx.report(Code.INVALID_LITERAL, exc.message, span)
+        return None
+    return plan.Literal(value, sql_type, False, span)
+
+
+def _typed_literal(literal: ast.TypedLiteral, ctx: ExprContext) -> plan.Literal | None:
+    convert = {"timestamp": literals.timestamp, "date": literals.date, "time": literals.time}
+    sql_type = {"timestamp": types.TIMESTAMP, "date": types.DATE, "time": types.TIME}
+    try:
+        value = convert[literal.type](literal.value)
+    except literals.InvalidLiteral as exc:
+        ctx.report(Code.INVALID_LITERAL, exc.message, literal.span)
+        return None
+    return plan.Literal(value, sql_type[literal.type], False, literal.span)
+
+
+def _interval(literal: ast.IntervalLiteral, ctx: ExprContext) -> plan.Literal | None:
+    try:
+        value, sql_type = literals.interval(
+            literal.value, literal.negative, literal.start_unit, literal.end_unit
+        )
+    except literals.InvalidLiteral as exc:
+        ctx.report(Code.INVALID_LITERAL, exc.message, literal.span)
+        return None
+    return plan.Literal(value, sql_type, False, literal.span)
+
+
+def _column(ref: ast.ColumnRef, ctx: ExprContext) -> plan.Expr | None:
+    written = ".".join(part.value for part in ref.parts)
+    if ctx.constant_clause is not None:
+        ctx.report(
+            Code.INVALID_DEFINITION,
+            f"{ctx.constant_clause} must be a constant expression, but '{written}' is a column",
+            ref.span,
+        )
+        return None
+    first = ref.parts[0]
+    if (
+        len(ref.parts) == 1
+        and not first.quoted
+        and first.value in functions.NILADIC_FUNCTIONS
+        and not any(entry.find(first.value) is not None for entry in ctx.scope.entries)
+    ):
+        ctx.not_supported(first.value.upper(), ref.span)
+        return None
+    return resolve_column(ctx.scope, ref, ctx.diagnostics, ctx.suggestions)
+
+
+# ---------------------------------------------------------------- operators
+
+
+def _unary(expr: ast.UnaryOp, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    if expr.op == "-" and isinstance(expr.operand, ast.NumberLiteral):
+        # Folded so that -2147483648 is an INTEGER literal, as written.
+        return _number(expr.operand, True, expr.span, ctx)
+    operand = bind_expr(expr.operand, ctx, depth)
+    if operand is None:
+        return None
+    if expr.op == "not":
+        if not _check_boolean(operand, "NOT", ctx):
+            return None
+        return plan.Call("not", (operand,), types.BOOLEAN, operand.nullable, expr.span)
+    result = types.negation_type(operand.type)
+    if result is None:
+        ctx.report(
+            Code.TYPE_MISMATCH, f"Cannot apply unary '{expr.op}' to {operand.type}", expr.span
+        )
+        return None
+    if expr.op == "+":
+        return operand
+    return plan.Call("neg", (operand,), result, operand.nullable, expr.span)
+
+
+def _binary(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    if expr.op in ("and", "or", "||"):
+        return _chain(expr, ctx, depth)
+    left = bind_expr(expr.left, ctx, depth)
+    right = bind_expr(expr.right, ctx, depth)
+    if left is None or right is None:
+        return None
+    nullable = left.nullable or right.nullable
+    if expr.op in COMPARISONS:
+        if not types.comparable(left.type, right.type):
+            ctx.report(
+                Code.TYPE_MISMATCH,
+                f"Cannot compare {left.type} with {right.type}",
+                expr.span,
+                hint=_comparison_hint(left, right),
+            )
+            return None
+        function = COMPARISONS[expr.op]
+        return plan.Call(function, (left, right), types.BOOLEAN, nullable, expr.span)
+    result = types.arithmetic_type(expr.op, left.type, right.type)
+    if result is None:
+        hint = None
+        if expr.op == "+" and types.is_string(left.type) and types.is_string(right.type):
+            hint = "use || to concatenate strings"
+        ctx.report(
+            Code.TYPE_MISMATCH,
+            f"Cannot apply '{expr.op}' to {left.type} and {right.type}",
+            expr.span,
+            hint=hint,
+        )
+        return None
+    return plan.Call(ARITHMETIC[expr.op], (left, right), result, nullable, expr.span)
+
+
+def _chain(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """AND, OR and `||` chains, flattened without recursion (they can be long)."""
+    rights: list[ast.Expr] = []
+    node: ast.Expr = expr
+    while isinstance(node, ast.BinaryOp) and node.op == expr.op:
+        rights.append(node.right)
+        node = node.left
+    operands = [bind_expr(operand, ctx, depth) for operand in [node, *reversed(rights)]]
+    bound = [operand for operand in operands if operand is not None]
+    if len(bound) < len(operands):
+        return None
+    if expr.op == "||":
+        return functions.concat(tuple(bound), expr.span)
+    keyword = expr.op.upper()
+    if not all([_check_boolean(operand, keyword, ctx) for operand in bound]):
+        return None
+    return _balanced(expr.op, bound)
+
+
+def _balanced(function: str, operands: list[plan.Expr]) -> plan.Expr:
+    """`and`/`or` over many operands as a balanced tree, so its depth stays small."""
+    if len(operands) == 1:
+        return operands[0]
+    middle = (len(operands) + 1) // 2
+    left = _balanced(function, operands[:middle])
+    right = _balanced(function, operands[middle:])
+    nullable = left.nullable or right.nullable
+    return plan.Call(function, (left, right), types.BOOLEAN, nullable, left.span.to(right.span))
+
+
+def _check_boolean(operand: plan.Expr, keyword: str, ctx: ExprContext) -> bool:
+    if operand.type in (types.BOOLEAN, types.NULL):
+        return True
+    ctx.report(
+        Code.TYPE_MISMATCH,
+        f"{keyword} expects BOOLEAN operands, found {operand.type}",
+        operand.span,
+    )
+    return False
+
+
+def _comparison_hint(left: plan.Expr, right: plan.Expr) -> str | None:
+    text, other = (left, right) if types.is_string(left.type) else (right, left)
+    if not types.is_string(text.type):
+        return None
+    if types.is_datetime(other.type) and isinstance(text, plan.Literal):
+        return f"write {other.type} '{text.value}' for a {other.type} literal"
+    return "use CAST to convert one side to the other's type"
+
+
+def _between(expr: ast.Between, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    operand = bind_expr(expr.operand, ctx, depth)
+    low = bind_expr(expr.low, ctx, depth)
+    high = bind_expr(expr.high, ctx, depth)
+    if operand is None or low is None or high is None:
+        return None
+    if not (
+        _check_comparable(operand, low, "BETWEEN bound", ctx)
+        and _check_comparable(operand, high, "BETWEEN bound", ctx)
+    ):
+        return None
+    lower = plan.Call(
+        "ge", (operand, low), types.BOOLEAN, operand.nullable or low.nullable, expr.span
+    )
+    upper = plan.Call(
+        "le", (operand, high), types.BOOLEAN, operand.nullable or high.nullable, expr.span
+    )
+    nullable = lower.nullable or upper.nullable
+    both = plan.Call("and", (lower, upper), types.BOOLEAN, nullable, expr.span)
+    return _negate(both) if expr.negated else both
+
+
+def _in_list(expr: ast.InList, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    operand = bind_expr(expr.operand, ctx, depth)
+    items = [bind_expr(item, ctx, depth) for item in expr.items]
+    if operand is None:
+        return None
+    equalities: list[plan.Expr] = []
+    for item in items:
+        if item is None or not _check_comparable(operand, item, "IN list item", ctx):
+            continue
+        nullable = operand.nullable or item.nullable
+        equalities.append(plan.Call("eq", (operand, item), types.BOOLEAN, nullable, item.span))
+    if len(equalities) < len(items):
+        return None
+    any_equal = replace(_balanced("or", equalities), span=expr.span)
+    return _negate(any_equal) if expr.negated else any_equal
+
+
+def _check_comparable(operand: plan.Expr, other: plan.Expr, what: str, ctx: ExprContext) -> bool:
+    if types.comparable(operand.type, other.type):
+        return True
+    ctx.report(
+        Code.TYPE_MISMATCH,
+        f"{what} of type {other.type} cannot be compared with {operand.type}",
+        other.span,
+    )
+    return False
+
+
+def _negate(expr: plan.Expr) -> plan.Expr:
+    return plan.Call("not", (expr,), types.BOOLEAN, expr.nullable, expr.span)
+
+
+def _like(expr: ast.Like, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    operand = bind_expr(expr.operand, ctx, depth)
+    pattern = bind_expr(expr.pattern, ctx, depth)
+    if expr.escape is not None:
+        ctx.not_supported("LIKE ... ESCAPE", expr.escape.span)
+        return None
+    if operand is None or pattern is None:
+        return None
+    for side in (operand, pattern):
+        if not (types.is_string(side.type) or types.is_null(side.type)):
+            ctx.report(
+                Code.TYPE_MISMATCH, f"LIKE expects VARCHAR operands, found {side.type}", side.span
+            )
+            return None
+    nullable = operand.nullable or pattern.nullable
+    like = plan.Call("like", (operand, pattern), types.BOOLEAN, nullable, expr.span)
+    return _negate(like) if expr.negated else like
+
+
+def _cast(expr: ast.Cast, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    operand = bind_expr(expr.operand, ctx, depth)
+    target = resolve_type(expr.type, ctx.diagnostics, ctx.suggestions)
+    if operand is None or target is None:
+        return None
+    if not types.can_cast(operand.type, target):
+        ctx.report(Code.TYPE_MISMATCH, f"Cannot cast {operand.type} to {target}", expr.span)
+        return None
+    return plan.Cast(operand, target, operand.nullable, expr.span)
+
+
+# ---------------------------------------------------------------- function calls
+
+
+def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    name = call.name.value.lower()
+    shown = name.upper()
+    args = call.args
+    if call.over is not None:
+        ctx.not_supported(f"window function {shown}(...) OVER", call.span)
+        _bind_args(call, ctx, depth)
+        return None
+    if name in functions.AGGREGATE_FUNCTIONS:
+        ctx.not_supported(f"aggregate function {shown}", call.span)
+        _bind_args(call, ctx, depth)
+        return None
+    arity = functions.SCALAR_FUNCTIONS.get(name)
+    if arity is None:
+        if name in functions.NOT_YET_FUNCTIONS:
+            ctx.not_supported(f"function {shown}", call.span)
+        else:
+            known = [*functions.SCALAR_FUNCTIONS, *sorted(functions.AGGREGATE_FUNCTIONS)]
+            hint = did_you_mean(shown, [f.upper() for f in known], ctx.suggestions)
+            ctx.report(Code.UNKNOWN_FUNCTION, f"Unknown function {shown}", call.name.span, hint)
+        _bind_args(call, ctx, depth)
+        return None
+    if call.star or call.distinct or call.filter is not None:
+        what = "*" if call.star else "DISTINCT" if call.distinct else "FILTER"
+        ctx.report(
+            Code.UNKNOWN_FUNCTION,
+            f"{shown} is not an aggregate function: {what} is not allowed",
+            call.span,
+        )
+        _bind_args(call, ctx, depth)
+        return None
+    if not arity.accepts(len(args)):
+        ctx.report(
+            Code.UNKNOWN_FUNCTION,
+            f"{shown} expects {arity.describe()}, got {len(args)}",
+            call.span,
+        )
+        _bind_args(call, ctx, depth)
+        return None
+    bound = [bind_expr(arg, ctx, depth) for arg in args]
+    present = tuple(arg for arg in bound if arg is not None)
+    if len(present) < len(bound):
+        return None
+    return functions.type_scalar_call(name, present, call.span, ctx.diagnostics)
+
+
+def _bind_args(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> None:
+    _bind_parts((*call.args, call.filter), ctx, depth)

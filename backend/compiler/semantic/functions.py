@@ -1,0 +1,131 @@
+"""Scalar functions: which exist, how many arguments they take, their result types.
+
+Functions the dialect has but Weir does not compile yet (aggregates, window
+functions, time bucketing, ...) are listed so the user gets "not supported yet"
+(SQL401) rather than "unknown function" (SQL207).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from backend.compiler.diagnostics import Code, Diagnostic, error
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+from backend.compiler.semantic.types import SqlType
+from backend.compiler.source import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Arity:
+    minimum: int
+    maximum: int | None  # None: any number
+
+    def accepts(self, count: int) -> bool:
+        return count >= self.minimum and (self.maximum is None or count <= self.maximum)
+
+    def describe(self) -> str:
+        if self.maximum == self.minimum:
+            return f"{self.minimum} argument{'s' * (self.minimum != 1)}"
+        if self.maximum is None:
+            return f"at least {self.minimum} argument{'s' * (self.minimum != 1)}"
+        return f"{self.minimum} to {self.maximum} arguments"
+
+
+SCALAR_FUNCTIONS: dict[str, Arity] = {
+    "upper": Arity(1, 1),
+    "lower": Arity(1, 1),
+    "abs": Arity(1, 1),
+    "coalesce": Arity(1, None),
+    "concat": Arity(1, None),
+}
+
+# fmt: off
+AGGREGATE_FUNCTIONS = frozenset((
+    "count", "sum", "avg", "min", "max", "stddev", "stddev_pop", "stddev_samp", "var_pop",
+    "var_samp", "variance", "every", "some", "any_value", "array_agg", "string_agg", "listagg",
+    "bool_and", "bool_or", "arg_max", "arg_min",
+))
+# fmt: on
+
+# fmt: off
+NOT_YET_FUNCTIONS = frozenset((
+    "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
+    "first_value", "last_value", "nth_value", "floor", "ceil", "ceiling", "round", "truncate",
+    "mod", "power", "sqrt", "exp", "ln", "log10", "sign", "substring", "substr", "trim",
+    "ltrim", "rtrim", "char_length", "character_length", "length", "position", "replace",
+    "initcap", "nullif", "greatest", "least", "now", "current_timestamp", "current_date",
+    "current_time", "localtimestamp", "localtime", "tumble", "hop", "session", "tumble_start",
+    "tumble_end", "hop_start", "hop_end", "session_start", "session_end", "snapshot",
+    "search_key", "to_changelog", "from_changelog", "descriptor", "date_trunc", "timestampadd",
+    "timestampdiff", "year", "quarter", "month", "week", "dayofmonth", "dayofweek", "dayofyear",
+    "hour", "minute", "second", "regexp_replace", "regexp_extract", "split", "md5", "sha1",
+    "sha256",
+))
+# fmt: on
+
+# Bare words that SQL treats as functions without parentheses.
+NILADIC_FUNCTIONS = frozenset(
+    ["current_timestamp", "current_date", "current_time", "localtimestamp", "localtime"]
+)
+
+
+def type_scalar_call(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """Type-check a call of one of SCALAR_FUNCTIONS whose arity is already checked."""
+    if name in ("upper", "lower"):
+        (arg,) = args
+        if not (types.is_string(arg.type) or types.is_null(arg.type)):
+            _mismatch(diagnostics, f"{name.upper()} expects a VARCHAR argument", arg)
+            return None
+        return plan.Call(name, args, types.VARCHAR, arg.nullable, span)
+    if name == "abs":
+        (arg,) = args
+        if types.negation_type(arg.type) is None:
+            _mismatch(diagnostics, "ABS expects a numeric or interval argument", arg)
+            return None
+        return plan.Call(name, args, arg.type, arg.nullable, span)
+    if name == "coalesce":
+        return _coalesce(args, span, diagnostics)
+    return concat(args, span)
+
+
+def _coalesce(
+    args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    result: SqlType = args[0].type
+    for arg in args[1:]:
+        common = types.common_type(result, arg.type)
+        if common is None:
+            diagnostics.append(
+                error(
+                    Code.TYPE_MISMATCH,
+                    f"COALESCE arguments have no common type: {result} and {arg.type}",
+                    arg.span,
+                )
+            )
+            return None
+        result = common
+    nullable = all(arg.nullable for arg in args)
+    return plan.Call("coalesce", args, result, nullable, span)
+
+
+def concat(args: tuple[plan.Expr, ...], span: Span) -> plan.Expr:
+    """CONCAT(...) and `||`: NULL if any argument is NULL (as in Spark).
+
+    Non-string arguments are cast to VARCHAR explicitly, as Calcite's own
+    `'An order for ' || units` example expects.
+    """
+    converted = tuple(
+        arg
+        if types.is_string(arg.type) or types.is_null(arg.type)
+        else plan.Cast(arg, types.VARCHAR, arg.nullable, arg.span)  # every type casts to text
+        for arg in args
+    )
+    nullable = any(arg.nullable for arg in args)
+    return plan.Call("concat", converted, types.VARCHAR, nullable, span)
+
+
+def _mismatch(diagnostics: list[Diagnostic], message: str, arg: plan.Expr) -> None:
+    diagnostics.append(error(Code.TYPE_MISMATCH, f"{message}, found {arg.type}", arg.span))

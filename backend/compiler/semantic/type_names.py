@@ -1,0 +1,116 @@
+"""Resolving a type as written (`VARCHAR(20)`, `DOUBLE PRECISION`) to a `SqlType`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from backend.compiler.diagnostics import Code, Diagnostic, error
+from backend.compiler.semantic import types
+from backend.compiler.semantic.types import SqlType
+from backend.compiler.suggest import Budget, did_you_mean
+from backend.compiler.syntax import ast
+
+# Spark's default for a bare DECIMAL; the runner stores what the catalog says.
+DEFAULT_DECIMAL = (10, 0)
+
+_SIMPLE: dict[tuple[str, ...], SqlType] = {
+    ("boolean",): types.BOOLEAN,
+    ("bool",): types.BOOLEAN,
+    ("tinyint",): types.TINYINT,
+    ("smallint",): types.SMALLINT,
+    ("int",): types.INTEGER,
+    ("integer",): types.INTEGER,
+    ("bigint",): types.BIGINT,
+    ("real",): types.REAL,
+    ("double",): types.DOUBLE,
+    ("double", "precision"): types.DOUBLE,
+    ("string",): types.VARCHAR,
+    ("text",): types.VARCHAR,
+    ("date",): types.DATE,
+}
+# Types whose parameters are accepted and then dropped from the canonical type.
+_LENGTH_TYPES = {
+    ("varchar",),
+    ("char",),
+    ("character",),
+    ("char", "varying"),
+    ("character", "varying"),
+}
+_PRECISION_TYPES: dict[tuple[str, ...], SqlType] = {
+    ("time",): types.TIME,
+    ("timestamp",): types.TIMESTAMP,
+    ("timestamp", "without", "time", "zone"): types.TIMESTAMP,
+    ("time", "without", "time", "zone"): types.TIME,
+}
+_DECIMAL_NAMES = {("decimal",), ("numeric",), ("dec",)}
+_KNOWN_NAMES = [
+    "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "REAL", "FLOAT", "DOUBLE",
+    "DECIMAL", "NUMERIC", "VARCHAR", "CHAR", "STRING", "TEXT", "DATE", "TIME", "TIMESTAMP",
+]  # fmt: skip
+
+
+def resolve_type(
+    name: ast.TypeName, diagnostics: list[Diagnostic], suggestions: Budget | None = None
+) -> SqlType | None:
+    """The type `name` denotes, or None after reporting SQL208 (or SQL401)."""
+    words, params = name.words, name.params
+    written = " ".join(words).upper()
+
+    def invalid(message: str) -> None:
+        diagnostics.append(error(Code.UNKNOWN_TYPE, message, name.span))
+
+    if words in _SIMPLE:
+        if params:
+            invalid(f"Type {written} takes no parameters")
+            return None
+        return _SIMPLE[words]
+    if words in _LENGTH_TYPES:
+        if len(params) > 1 or (params and params[0] < 1):
+            invalid(f"{written} takes one positive length, as in {written}(20)")
+            return None
+        return types.VARCHAR
+    if words in _PRECISION_TYPES:
+        if len(params) > 1 or (params and params[0] > 9):
+            invalid(f"{written} takes one fractional-seconds precision from 0 to 9")
+            return None
+        return _PRECISION_TYPES[words]
+    if words == ("float",):
+        # Standard SQL: FLOAT(p) is REAL up to 24 bits of precision, DOUBLE beyond.
+        if len(params) > 1 or (params and not 1 <= params[0] <= 53):
+            invalid("FLOAT takes one precision from 1 to 53")
+            return None
+        return types.DOUBLE if params and params[0] > 24 else types.REAL
+    if words in _DECIMAL_NAMES:
+        return _decimal(written, params, invalid)
+    if words[0] in ("timestamp", "time") and "with" in words:
+        diagnostics.append(
+            error(Code.NOT_SUPPORTED, f"Not supported yet: type {written}", name.span)
+        )
+        return None
+    if words[0] == "interval":
+        diagnostics.append(
+            error(Code.NOT_SUPPORTED, "Not supported yet: INTERVAL columns", name.span)
+        )
+        return None
+    hint = did_you_mean(written, _KNOWN_NAMES, suggestions)
+    diagnostics.append(error(Code.UNKNOWN_TYPE, f"Unknown type {written}", name.span, hint=hint))
+    return None
+
+
+def _decimal(
+    written: str, params: tuple[int, ...], invalid: Callable[[str], None]
+) -> SqlType | None:
+    precision, scale = DEFAULT_DECIMAL
+    if len(params) > 2:
+        invalid(f"{written} takes a precision and a scale, as in {written}(10,2)")
+        return None
+    if params:
+        precision = params[0]
+        scale = params[1] if len(params) == 2 else 0
+    if not 1 <= precision <= types.MAX_DECIMAL_PRECISION:
+        invalid(f"{written} precision must be from 1 to {types.MAX_DECIMAL_PRECISION}")
+        return None
+    if scale > precision:
+        invalid(f"{written} scale ({scale}) cannot exceed its precision ({precision})")
+        return None
+    return types.decimal(precision, scale)

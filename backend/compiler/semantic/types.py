@@ -1,0 +1,263 @@
+"""SQL types: canonical names, which conversions are allowed, and result types.
+
+Nullability is not part of a type here: columns and typed expressions carry it
+next to their type. Arithmetic on DECIMAL follows Spark's precision rules
+because Spark evaluates the plan; everything else follows standard SQL (so
+INTEGER / INTEGER is an INTEGER, truncated, as in Calcite and Feldera).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class TypeKind(Enum):
+    NULL = "NULL"
+    BOOLEAN = "BOOLEAN"
+    TINYINT = "TINYINT"
+    SMALLINT = "SMALLINT"
+    INTEGER = "INTEGER"
+    BIGINT = "BIGINT"
+    DECIMAL = "DECIMAL"
+    REAL = "REAL"
+    DOUBLE = "DOUBLE"
+    VARCHAR = "VARCHAR"
+    DATE = "DATE"
+    TIME = "TIME"
+    TIMESTAMP = "TIMESTAMP"
+    INTERVAL_DAY_TIME = "INTERVAL DAY TO SECOND"
+    INTERVAL_YEAR_MONTH = "INTERVAL YEAR TO MONTH"
+
+
+MAX_DECIMAL_PRECISION = 38
+
+
+@dataclass(frozen=True, slots=True)
+class SqlType:
+    kind: TypeKind
+    precision: int = 0  # DECIMAL only
+    scale: int = 0  # DECIMAL only
+    # The canonical name used in the catalog and the plan, computed once.
+    name: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind is TypeKind.DECIMAL:
+            name = f"DECIMAL({self.precision},{self.scale})"
+        else:
+            name = str(self.kind.value)
+        object.__setattr__(self, "name", name)
+
+    def __str__(self) -> str:
+        """The canonical name.
+
+        >>> str(decimal(10, 2)), str(INTEGER)
+        ('DECIMAL(10,2)', 'INTEGER')
+        """
+        return self.name
+
+
+NULL = SqlType(TypeKind.NULL)
+BOOLEAN = SqlType(TypeKind.BOOLEAN)
+TINYINT = SqlType(TypeKind.TINYINT)
+SMALLINT = SqlType(TypeKind.SMALLINT)
+INTEGER = SqlType(TypeKind.INTEGER)
+BIGINT = SqlType(TypeKind.BIGINT)
+REAL = SqlType(TypeKind.REAL)
+DOUBLE = SqlType(TypeKind.DOUBLE)
+VARCHAR = SqlType(TypeKind.VARCHAR)
+DATE = SqlType(TypeKind.DATE)
+TIME = SqlType(TypeKind.TIME)
+TIMESTAMP = SqlType(TypeKind.TIMESTAMP)
+INTERVAL_DAY_TIME = SqlType(TypeKind.INTERVAL_DAY_TIME)
+INTERVAL_YEAR_MONTH = SqlType(TypeKind.INTERVAL_YEAR_MONTH)
+
+
+def decimal(precision: int, scale: int) -> SqlType:
+    return SqlType(TypeKind.DECIMAL, precision, scale)
+
+
+# Integer types in widening order, and the DECIMAL that holds each exactly.
+_INTEGER_RANK = {TypeKind.TINYINT: 0, TypeKind.SMALLINT: 1, TypeKind.INTEGER: 2, TypeKind.BIGINT: 3}
+_INTEGER_AS_DECIMAL = {
+    TypeKind.TINYINT: decimal(3, 0),
+    TypeKind.SMALLINT: decimal(5, 0),
+    TypeKind.INTEGER: decimal(10, 0),
+    TypeKind.BIGINT: decimal(20, 0),
+}
+_INTERVALS = (TypeKind.INTERVAL_DAY_TIME, TypeKind.INTERVAL_YEAR_MONTH)
+_DATETIMES = (TypeKind.DATE, TypeKind.TIME, TypeKind.TIMESTAMP)
+
+
+def is_integer(t: SqlType) -> bool:
+    return t.kind in _INTEGER_RANK
+
+
+def is_exact_numeric(t: SqlType) -> bool:
+    return is_integer(t) or t.kind is TypeKind.DECIMAL
+
+
+def is_numeric(t: SqlType) -> bool:
+    return is_exact_numeric(t) or t.kind in (TypeKind.REAL, TypeKind.DOUBLE)
+
+
+def is_interval(t: SqlType) -> bool:
+    return t.kind in _INTERVALS
+
+
+def is_datetime(t: SqlType) -> bool:
+    return t.kind in _DATETIMES
+
+
+def is_string(t: SqlType) -> bool:
+    return t.kind is TypeKind.VARCHAR
+
+
+def is_null(t: SqlType) -> bool:
+    return t.kind is TypeKind.NULL
+
+
+# ---------------------------------------------------------------- comparisons and unions
+
+
+def comparable(a: SqlType, b: SqlType) -> bool:
+    """Whether `a = b` (and <, >, ...) type-checks."""
+    if is_null(a) or is_null(b) or a.kind is b.kind:
+        return True
+    if is_numeric(a) and is_numeric(b):
+        return True
+    # A date compares with a timestamp as midnight of that day, as in Spark.
+    return {a.kind, b.kind} == {TypeKind.DATE, TypeKind.TIMESTAMP}
+
+
+def common_type(a: SqlType, b: SqlType) -> SqlType | None:
+    """The type both `a` and `b` widen to (for COALESCE, IN lists, ...), if any."""
+    if is_null(a):
+        return b
+    if is_null(b) or a == b:
+        return a
+    if is_numeric(a) and is_numeric(b):
+        return _numeric_common_type(a, b)
+    if {a.kind, b.kind} == {TypeKind.DATE, TypeKind.TIMESTAMP}:
+        return TIMESTAMP
+    if a.kind is b.kind:
+        return a
+    return None
+
+
+def _numeric_common_type(a: SqlType, b: SqlType) -> SqlType:
+    if TypeKind.DOUBLE in (a.kind, b.kind):
+        return DOUBLE
+    if TypeKind.REAL in (a.kind, b.kind):
+        other = b if a.kind is TypeKind.REAL else a
+        return DOUBLE if other.kind is TypeKind.DECIMAL else REAL
+    if is_integer(a) and is_integer(b):
+        return a if _INTEGER_RANK[a.kind] >= _INTEGER_RANK[b.kind] else b
+    a, b = _as_decimal(a), _as_decimal(b)
+    scale = max(a.scale, b.scale)
+    whole = max(a.precision - a.scale, b.precision - b.scale)
+    return _bounded_decimal(whole + scale, scale)
+
+
+# ---------------------------------------------------------------- casts
+
+
+def can_cast(source: SqlType, target: SqlType) -> bool:
+    """Whether CAST(x AS target) is allowed for an `x` of type `source`."""
+    if is_null(source) or source.kind is target.kind:
+        return True
+    if is_string(source) or is_string(target):
+        return True  # every type has a text form, parsed or printed at run time
+    if is_numeric(source) and is_numeric(target):
+        return True
+    if {source.kind, target.kind} <= {TypeKind.BOOLEAN, *_INTEGER_RANK}:
+        return True
+    if {source.kind, target.kind} == {TypeKind.DATE, TypeKind.TIMESTAMP}:
+        return True
+    return source.kind is TypeKind.TIMESTAMP and target.kind is TypeKind.TIME
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+def arithmetic_type(op: str, left: SqlType, right: SqlType) -> SqlType | None:
+    """The result type of `left op right` for op in + - * / %, or None if invalid.
+
+    >>> str(arithmetic_type("+", INTEGER, decimal(5, 2)))
+    'DECIMAL(13,2)'
+    >>> arithmetic_type("+", VARCHAR, INTEGER) is None
+    True
+    """
+    if is_null(left) and is_null(right):
+        return None
+    if is_null(left) or is_null(right):
+        known = right if is_null(left) else left
+        return known if is_numeric(known) or is_interval(known) else None
+    if is_numeric(left) and is_numeric(right):
+        return _numeric_arithmetic(op, left, right)
+    return _temporal_arithmetic(op, left, right)
+
+
+def _numeric_arithmetic(op: str, left: SqlType, right: SqlType) -> SqlType:
+    if not (is_exact_numeric(left) and is_exact_numeric(right)):
+        return _numeric_common_type(left, right)
+    if is_integer(left) and is_integer(right):
+        return _numeric_common_type(left, right)
+    a, b = _as_decimal(left), _as_decimal(right)
+    p1, s1, p2, s2 = a.precision, a.scale, b.precision, b.scale
+    # Spark's DecimalPrecision rules (so the declared type is what Spark computes).
+    if op in ("+", "-"):
+        scale = max(s1, s2)
+        return _bounded_decimal(max(p1 - s1, p2 - s2) + scale + 1, scale)
+    if op == "*":
+        return _bounded_decimal(p1 + p2 + 1, s1 + s2)
+    if op == "/":
+        scale = max(6, s1 + p2 + 1)
+        return _bounded_decimal(p1 - s1 + s2 + scale, scale)
+    scale = max(s1, s2)  # %
+    return _bounded_decimal(min(p1 - s1, p2 - s2) + scale, scale)
+
+
+def _temporal_arithmetic(op: str, left: SqlType, right: SqlType) -> SqlType | None:
+    lk, rk = left.kind, right.kind
+    if op == "+" and is_interval(left) and (is_datetime(right) or rk is lk):
+        left, right, lk, rk = right, left, rk, lk  # interval + t is t + interval
+    if op in ("+", "-"):
+        if is_interval(right):
+            if lk is TypeKind.TIMESTAMP:
+                return TIMESTAMP
+            if lk is TypeKind.DATE:
+                return TIMESTAMP if rk is TypeKind.INTERVAL_DAY_TIME else DATE
+            if lk is TypeKind.TIME and rk is TypeKind.INTERVAL_DAY_TIME:
+                return TIME
+            if lk is rk:
+                return left
+            return None
+        if op == "-" and lk is rk and lk in (TypeKind.TIMESTAMP, TypeKind.DATE):
+            return INTERVAL_DAY_TIME
+        return None
+    if op == "*" and is_interval(right) and is_numeric(left):
+        return right
+    if op in ("*", "/") and is_interval(left) and is_numeric(right):
+        return left
+    return None
+
+
+def negation_type(operand: SqlType) -> SqlType | None:
+    """The type of `-x`, or None when x cannot be negated."""
+    if is_numeric(operand) or is_interval(operand) or is_null(operand):
+        return operand
+    return None
+
+
+def _as_decimal(t: SqlType) -> SqlType:
+    return _INTEGER_AS_DECIMAL.get(t.kind, t)
+
+
+def _bounded_decimal(precision: int, scale: int) -> SqlType:
+    """Fit a DECIMAL into 38 digits the way Spark does: keep the whole digits first."""
+    if precision <= MAX_DECIMAL_PRECISION:
+        return decimal(precision, scale)
+    whole = precision - scale
+    scale = max(MAX_DECIMAL_PRECISION - whole, min(scale, 6))
+    return decimal(MAX_DECIMAL_PRECISION, scale)

@@ -1,0 +1,1 @@
+"""Syntax: the tokenizer, the syntax tree and the parser."""

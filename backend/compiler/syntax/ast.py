@@ -1,0 +1,426 @@
+"""The syntax tree of expressions and queries, before names and types are checked.
+
+(Statements, which contain them, are in `statements.py`.) Nodes are frozen
+dataclasses with a span; collections are tuples. The tree keeps
+every construct the parser understands, including ones the binder does not
+compile yet (it reports those with SQL401 at the node's span).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from backend.compiler.source import Span
+
+# ---------------------------------------------------------------- names and types
+
+
+@dataclass(frozen=True, slots=True)
+class Identifier:
+    value: str  # lower-cased unless quoted
+    quoted: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TypeName:
+    """A type as written: `words` lower-cased (`('double', 'precision')`), params as ints."""
+
+    words: tuple[str, ...]
+    params: tuple[int, ...]
+    span: Span
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True, slots=True)
+class NumberLiteral:
+    text: str
+    kind: Literal["integer", "decimal", "float"]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class StringLiteral:
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BooleanLiteral:
+    value: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class NullLiteral:
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TypedLiteral:
+    """`TIMESTAMP '...'`, `DATE '...'` or `TIME '...'`."""
+
+    type: Literal["timestamp", "date", "time"]
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IntervalLiteral:
+    """`INTERVAL [-]'value' start_unit [TO end_unit]`; units singular, lower-case."""
+
+    value: str
+    negative: bool
+    start_unit: str
+    end_unit: str | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnRef:
+    parts: tuple[Identifier, ...]  # `col`, `t.col`, ...
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class UnaryOp:
+    op: Literal["-", "+", "not"]
+    operand: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BinaryOp:
+    """Arithmetic, comparison, `||`, AND and OR; `op` as written (`and`, `<>`, ...)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    op_span: Span
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IsNull:
+    operand: Expr
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IsBoolean:
+    """`x IS [NOT] TRUE | FALSE | UNKNOWN`."""
+
+    operand: Expr
+    value: Literal["true", "false", "unknown"]
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IsDistinctFrom:
+    left: Expr
+    right: Expr
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Between:
+    operand: Expr
+    low: Expr
+    high: Expr
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class InList:
+    operand: Expr
+    items: tuple[Expr, ...]
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class InSubquery:
+    operand: Expr
+    query: Query
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Like:
+    operand: Expr
+    pattern: Expr
+    escape: Expr | None
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    operand: Expr
+    type: TypeName
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class WhenClause:
+    condition: Expr
+    result: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    operand: Expr | None  # CASE x WHEN 1 THEN ... (simple) or CASE WHEN ... (searched)
+    whens: tuple[WhenClause, ...]
+    else_: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FrameBound:
+    kind: Literal[
+        "unbounded preceding", "preceding", "current row", "following", "unbounded following"
+    ]
+    offset: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class WindowFrame:
+    unit: Literal["rows", "range"]
+    start: FrameBound
+    end: FrameBound | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class OrderItem:
+    expr: Expr
+    descending: bool
+    nulls: Literal["first", "last"] | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class WindowSpec:
+    base: Identifier | None  # OVER (w ORDER BY ...) refines the named window w
+    partition_by: tuple[Expr, ...]
+    order_by: tuple[OrderItem, ...]
+    frame: WindowFrame | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionCall:
+    name: Identifier
+    args: tuple[Expr, ...]
+    distinct: bool
+    star: bool  # COUNT(*)
+    filter: Expr | None  # agg(x) FILTER (WHERE ...)
+    over: WindowSpec | Identifier | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FloorCeil:
+    """`FLOOR(ts TO HOUR)` / `CEIL(ts TO HOUR)`: the tumbling-window idiom."""
+
+    function: Literal["floor", "ceil"]
+    operand: Expr
+    unit: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Extract:
+    unit: str
+    operand: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TableArg:
+    """`TABLE t` as a table-function argument (`TUMBLE(TABLE orders, ...)`)."""
+
+    name: Identifier
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Subquery:
+    query: Query
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Exists:
+    query: Query
+    span: Span
+
+
+Expr = (
+    NumberLiteral
+    | StringLiteral
+    | BooleanLiteral
+    | NullLiteral
+    | TypedLiteral
+    | IntervalLiteral
+    | ColumnRef
+    | UnaryOp
+    | BinaryOp
+    | IsNull
+    | IsBoolean
+    | IsDistinctFrom
+    | Between
+    | InList
+    | InSubquery
+    | Like
+    | Cast
+    | Case
+    | FunctionCall
+    | FloorCeil
+    | Extract
+    | TableArg
+    | Subquery
+    | Exists
+)
+
+# ---------------------------------------------------------------- queries
+
+
+@dataclass(frozen=True, slots=True)
+class ExprItem:
+    expr: Expr
+    alias: Identifier | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class StarItem:
+    qualifier: Identifier | None  # `t.*`
+    span: Span
+
+
+SelectItem = ExprItem | StarItem
+
+
+@dataclass(frozen=True, slots=True)
+class TableRef:
+    name: Identifier
+    alias: Identifier | None
+    column_aliases: tuple[Identifier, ...]
+    over: WindowSpec | Identifier | None  # SQLstream: `FROM s OVER (RANGE ...)`
+    as_of: Expr | None  # FOR SYSTEM_TIME AS OF expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedTable:
+    query: Query
+    lateral: bool
+    alias: Identifier | None
+    column_aliases: tuple[Identifier, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TableFunction:
+    """`SNAPSHOT(t)`, `LATERAL SNAPSHOT(t, x.rowtime)`, `TABLE(TUMBLE(...))`, ..."""
+
+    call: FunctionCall
+    lateral: bool
+    alias: Identifier | None
+    column_aliases: tuple[Identifier, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    kind: Literal["inner", "left", "right", "full", "cross"]
+    natural: bool
+    left: FromItem
+    right: FromItem
+    condition: Expr | None
+    using: tuple[Identifier, ...]
+    keyword_span: Span  # `LEFT OUTER JOIN`
+    span: Span
+
+
+FromItem = TableRef | DerivedTable | TableFunction | Join
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """A clause the binder reports as a whole (`GROUP BY a, b`), with its parts."""
+
+    exprs: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class NamedWindow:
+    name: Identifier
+    spec: WindowSpec
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    stream: bool
+    distinct: Span | None  # the DISTINCT keyword, when present
+    items: tuple[SelectItem, ...]
+    from_: tuple[FromItem, ...]  # empty when there is no FROM
+    where: Expr | None
+    group_by: Clause | None
+    having: Clause | None
+    windows: tuple[NamedWindow, ...]
+    windows_span: Span | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Values:
+    rows: tuple[tuple[Expr, ...], ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class SetOperation:
+    op: Literal["union", "intersect", "except"]
+    all: bool
+    left: QueryBody
+    right: QueryBody
+    op_span: Span
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CommonTableExpr:
+    name: Identifier
+    columns: tuple[Identifier, ...]
+    query: Query
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A full query: optional WITH, a body, and the clauses that apply to the whole."""
+
+    with_: tuple[CommonTableExpr, ...]
+    with_span: Span | None
+    body: QueryBody
+    order_by: tuple[OrderItem, ...]
+    order_by_span: Span | None
+    limit: Clause | None  # LIMIT / OFFSET / FETCH, as one clause
+    span: Span
+
+
+QueryBody = Select | Values | SetOperation | Query

@@ -1,0 +1,445 @@
+"""Parsing expressions and type names.
+
+Operator precedence follows PostgreSQL, lowest first:
+
+    OR < AND < NOT < IS < comparisons < BETWEEN IN LIKE < || < + - < * / % < unary -
+
+Binary operators are left-associative and parsed with precedence climbing, so a
+long `a + b + c ...` chain costs no recursion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+from backend.compiler.source import Span
+from backend.compiler.syntax import ast
+from backend.compiler.syntax import queries as query_parser
+from backend.compiler.syntax.cursor import Cursor, is_identifier
+from backend.compiler.syntax.tokens import Token, TokenKind
+
+OR, AND, NOT, IS, COMPARISON, MEMBERSHIP, CONCAT, ADDITIVE, MULTIPLICATIVE, UNARY = range(1, 11)
+
+_SYMBOL_PRECEDENCE = {
+    "=": COMPARISON,
+    "<>": COMPARISON,
+    "!=": COMPARISON,
+    "<": COMPARISON,
+    "<=": COMPARISON,
+    ">": COMPARISON,
+    ">=": COMPARISON,
+    "||": CONCAT,
+    "+": ADDITIVE,
+    "-": ADDITIVE,
+    "*": MULTIPLICATIVE,
+    "/": MULTIPLICATIVE,
+    "%": MULTIPLICATIVE,
+}
+_WORD_PRECEDENCE = {
+    "or": OR,
+    "and": AND,
+    "is": IS,
+    "between": MEMBERSHIP,
+    "in": MEMBERSHIP,
+    "like": MEMBERSHIP,
+    "not": MEMBERSHIP,  # only as NOT BETWEEN / NOT IN / NOT LIKE, see _infix
+}
+
+INTERVAL_UNITS = {
+    "year": "year",
+    "years": "year",
+    "month": "month",
+    "months": "month",
+    "day": "day",
+    "days": "day",
+    "hour": "hour",
+    "hours": "hour",
+    "minute": "minute",
+    "minutes": "minute",
+    "second": "second",
+    "seconds": "second",
+}
+_UNITS_EXPECTED = "an interval unit (YEAR, MONTH, DAY, HOUR, MINUTE or SECOND)"
+_QUERY_START = ("select", "with", "values")
+_TYPED_LITERALS: dict[str, Literal["timestamp", "date", "time"]] = {
+    "timestamp": "timestamp",
+    "date": "date",
+    "time": "time",
+}
+
+
+def parse_expr(c: Cursor, min_precedence: int = OR) -> ast.Expr:
+    """Parse an expression whose operators all bind at least as tight as `min_precedence`."""
+    c.enter()
+    left = _prefix(c)
+    while True:
+        combined = _infix(c, left, min_precedence)
+        if combined is None:
+            break
+        left = combined
+    c.leave()
+    return left
+
+
+def parse_expr_list(c: Cursor) -> tuple[ast.Expr, ...]:
+    items = [parse_expr(c)]
+    while c.accept_symbol(","):
+        items.append(parse_expr(c))
+    return tuple(items)
+
+
+# ---------------------------------------------------------------- operators
+
+
+def _prefix(c: Cursor) -> ast.Expr:
+    start = c.current.start
+    if c.accept_word("not"):
+        operand = parse_expr(c, NOT + 1)
+        return ast.UnaryOp("not", operand, Span(start, operand.span.end))
+    if c.at_symbol("-", "+"):
+        op: Literal["-", "+"] = "-" if c.advance().value == "-" else "+"
+        operand = parse_expr(c, UNARY)
+        return ast.UnaryOp(op, operand, Span(start, operand.span.end))
+    return _primary(c)
+
+
+def _infix(c: Cursor, left: ast.Expr, min_precedence: int) -> ast.Expr | None:
+    token = c.current
+    if token.kind is TokenKind.SYMBOL:
+        precedence = _SYMBOL_PRECEDENCE.get(token.value)
+    elif token.kind is TokenKind.WORD:
+        precedence = _WORD_PRECEDENCE.get(token.value)
+        following = c.peek()
+        if token.value == "not" and not (
+            following.kind is TokenKind.WORD and following.value in ("between", "in", "like")
+        ):
+            return None  # a NOT here starts no infix operator: let the caller decide
+    else:
+        return None
+    if precedence is None or precedence < min_precedence:
+        return None
+    if precedence == IS:
+        return _is(c, left)
+    if precedence == MEMBERSHIP:
+        return _membership(c, left)
+    c.advance()
+    right = parse_expr(c, precedence + 1)
+    return ast.BinaryOp(token.value, left, right, token.span, left.span.to(right.span))
+
+
+def _is(c: Cursor, left: ast.Expr) -> ast.Expr:
+    c.expect_word("is")
+    negated = c.accept_word("not") is not None
+    if c.accept_word("null"):
+        return ast.IsNull(left, negated, Span(left.span.start, c.previous_end))
+    for word in ("true", "false", "unknown"):
+        if c.accept_word(word):
+            return ast.IsBoolean(left, word, negated, Span(left.span.start, c.previous_end))
+    if c.accept_word("distinct"):
+        c.expect_word("from")
+        right = parse_expr(c, COMPARISON + 1)
+        return ast.IsDistinctFrom(left, right, negated, left.span.to(right.span))
+    c.fail("NULL", "TRUE", "FALSE", "UNKNOWN", "DISTINCT FROM")
+
+
+def _membership(c: Cursor, left: ast.Expr) -> ast.Expr:
+    negated = c.accept_word("not") is not None
+    start = left.span.start
+    if c.accept_word("between"):
+        low = parse_expr(c, CONCAT)
+        c.expect_word("and")
+        high = parse_expr(c, CONCAT)
+        return ast.Between(left, low, high, negated, Span(start, high.span.end))
+    if c.accept_word("like"):
+        pattern = parse_expr(c, CONCAT)
+        escape = parse_expr(c, CONCAT) if c.accept_word("escape") else None
+        return ast.Like(left, pattern, escape, negated, Span(start, c.previous_end))
+    c.expect_word("in")
+    c.expect_symbol("(")
+    if c.at_word(*_QUERY_START):
+        query = query_parser.parse_query(c)
+        c.expect_symbol(")")
+        return ast.InSubquery(left, query, negated, Span(start, c.previous_end))
+    items = parse_expr_list(c)
+    c.expect_symbol(")")
+    return ast.InList(left, items, negated, Span(start, c.previous_end))
+
+
+# ---------------------------------------------------------------- primaries
+
+
+def _primary(c: Cursor) -> ast.Expr:
+    token = c.current
+    kind = token.kind
+    if kind is TokenKind.INTEGER:
+        return ast.NumberLiteral(c.advance().value, "integer", token.span)
+    if kind is TokenKind.DECIMAL:
+        return ast.NumberLiteral(c.advance().value, "decimal", token.span)
+    if kind is TokenKind.FLOAT:
+        return ast.NumberLiteral(c.advance().value, "float", token.span)
+    if kind is TokenKind.STRING:
+        return ast.StringLiteral(c.advance().value, token.span)
+    if token.is_symbol("("):
+        return _parenthesized(c)
+    if kind is TokenKind.WORD:
+        special = _keyword_expression(c, token)
+        if special is not None:
+            return special
+    if is_identifier(token):
+        if c.peek().is_symbol("("):
+            return parse_function_call(c)
+        return _column_ref(c)
+    c.fail("an expression")
+
+
+def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
+    word = token.value
+    following = c.peek()
+    if word in ("true", "false"):
+        c.advance()
+        return ast.BooleanLiteral(word == "true", token.span)
+    if word == "null":
+        c.advance()
+        return ast.NullLiteral(token.span)
+    if word == "case":
+        return _case(c)
+    if word == "cast":
+        return _cast(c)
+    if word == "exists":
+        c.advance()
+        c.expect_symbol("(")
+        query = query_parser.parse_query(c)
+        c.expect_symbol(")")
+        return ast.Exists(query, Span(token.start, c.previous_end))
+    if word in ("timestamp", "date", "time") and following.kind is TokenKind.STRING:
+        c.advance()
+        value = c.advance().value
+        return ast.TypedLiteral(_TYPED_LITERALS[word], value, Span(token.start, c.previous_end))
+    if word == "interval" and (
+        following.kind in (TokenKind.STRING, TokenKind.INTEGER, TokenKind.DECIMAL)
+        or following.is_symbol("-")
+        or following.is_symbol("+")
+    ):
+        return _interval(c)
+    if word == "table" and is_identifier(following):
+        c.advance()
+        name = c.expect_identifier("a table name")
+        return ast.TableArg(name, Span(token.start, c.previous_end))
+    return None
+
+
+def _parenthesized(c: Cursor) -> ast.Expr:
+    start = c.expect_symbol("(").start
+    if c.at_word(*_QUERY_START):
+        query = query_parser.parse_query(c)
+        c.expect_symbol(")")
+        return ast.Subquery(query, Span(start, c.previous_end))
+    inner = parse_expr(c)
+    c.expect_symbol(")")
+    # The parentheses belong to the expression's span: `(a + b) * 2` must cover them.
+    return replace(inner, span=Span(start, c.previous_end))
+
+
+def _column_ref(c: Cursor) -> ast.ColumnRef:
+    parts = [c.expect_identifier("a column name")]
+    while c.at_symbol(".") and not c.peek().is_symbol("*"):
+        c.advance()
+        parts.append(c.expect_identifier("a column name"))
+    return ast.ColumnRef(tuple(parts), parts[0].span.to(parts[-1].span))
+
+
+def _case(c: Cursor) -> ast.Case:
+    start = c.expect_word("case").start
+    operand = None if c.at_word("when") else parse_expr(c)
+    whens = []
+    while c.at_word("when"):
+        when_start = c.advance().start
+        condition = parse_expr(c)
+        c.expect_word("then")
+        result = parse_expr(c)
+        whens.append(ast.WhenClause(condition, result, Span(when_start, result.span.end)))
+    if not whens:
+        c.fail("WHEN")
+    else_ = parse_expr(c) if c.accept_word("else") else None
+    c.expect_word("end")
+    return ast.Case(operand, tuple(whens), else_, Span(start, c.previous_end))
+
+
+def _cast(c: Cursor) -> ast.Cast:
+    start = c.expect_word("cast").start
+    c.expect_symbol("(")
+    operand = parse_expr(c)
+    c.expect_word("as")
+    type_name = parse_type_name(c)
+    c.expect_symbol(")")
+    return ast.Cast(operand, type_name, Span(start, c.previous_end))
+
+
+def _interval(c: Cursor) -> ast.IntervalLiteral:
+    start = c.expect_word("interval").start
+    negative = False
+    if c.at_symbol("-", "+"):
+        negative = c.advance().value == "-"
+    if c.current.kind in (TokenKind.INTEGER, TokenKind.DECIMAL):
+        value = c.advance().value  # Spark's INTERVAL 1 HOUR, without quotes
+    else:
+        value = c.expect_string("an interval string such as '1'").value
+    start_unit = _interval_unit(c)
+    end_unit = _interval_unit(c) if c.accept_word("to") else None
+    return ast.IntervalLiteral(value, negative, start_unit, end_unit, Span(start, c.previous_end))
+
+
+def _interval_unit(c: Cursor) -> str:
+    token = c.current
+    if token.kind is TokenKind.WORD and token.value in INTERVAL_UNITS:
+        c.advance()
+        return INTERVAL_UNITS[token.value]
+    c.fail(_UNITS_EXPECTED)
+
+
+# ---------------------------------------------------------------- function calls
+
+
+def parse_function_call(c: Cursor) -> ast.Expr:
+    name = c.expect_identifier("a function name")
+    c.expect_symbol("(")
+    lowered = name.value.lower()
+    if lowered == "extract" and not name.quoted:
+        unit = c.expect_identifier("a date or time field such as HOUR").value
+        c.expect_word("from")
+        operand = parse_expr(c)
+        c.expect_symbol(")")
+        return ast.Extract(unit, operand, Span(name.span.start, c.previous_end))
+    distinct = c.accept_word("distinct") is not None
+    if not distinct:
+        c.accept_word("all")
+    star = False
+    args: tuple[ast.Expr, ...] = ()
+    if c.at_symbol("*"):
+        c.advance()
+        star = True
+    elif not c.at_symbol(")"):
+        args = parse_expr_list(c)
+    if lowered in ("floor", "ceil", "ceiling") and len(args) == 1 and c.accept_word("to"):
+        unit = c.expect_identifier("a time unit such as HOUR").value
+        c.expect_symbol(")")
+        function: Literal["floor", "ceil"] = "floor" if lowered == "floor" else "ceil"
+        return ast.FloorCeil(function, args[0], unit, Span(name.span.start, c.previous_end))
+    c.expect_symbol(")")
+    filter_ = None
+    if c.at_word("filter") and c.peek().is_symbol("("):
+        c.advance()
+        c.advance()
+        c.expect_word("where")
+        filter_ = parse_expr(c)
+        c.expect_symbol(")")
+    over: ast.WindowSpec | ast.Identifier | None = None
+    if c.accept_word("over"):
+        over = parse_over(c)
+    span = Span(name.span.start, c.previous_end)
+    return ast.FunctionCall(name, args, distinct, star, filter_, over, span)
+
+
+def parse_over(c: Cursor) -> ast.WindowSpec | ast.Identifier:
+    """What follows OVER: a window name or a parenthesized window specification."""
+    if c.at_symbol("("):
+        return parse_window_spec(c)
+    return c.expect_identifier("a window name or '('")
+
+
+def parse_window_spec(c: Cursor) -> ast.WindowSpec:
+    start = c.expect_symbol("(").start
+    base = None
+    if c.at_identifier() and not c.at_word("partition", "order", "rows", "range"):
+        base = c.expect_identifier()
+    partition_by: tuple[ast.Expr, ...] = ()
+    if c.accept_words("partition", "by"):
+        partition_by = parse_expr_list(c)
+    order_by: tuple[ast.OrderItem, ...] = ()
+    if c.accept_words("order", "by"):
+        order_by = parse_order_items(c)
+    frame = _frame(c) if c.at_word("rows", "range") else None
+    c.expect_symbol(")")
+    return ast.WindowSpec(base, partition_by, order_by, frame, Span(start, c.previous_end))
+
+
+def _frame(c: Cursor) -> ast.WindowFrame:
+    token = c.advance()
+    unit: Literal["rows", "range"] = "rows" if token.value == "rows" else "range"
+    if c.accept_word("between"):
+        first = _frame_bound(c)
+        c.expect_word("and")
+        second: ast.FrameBound | None = _frame_bound(c)
+    else:
+        first, second = _frame_bound(c), None
+    return ast.WindowFrame(unit, first, second, Span(token.start, c.previous_end))
+
+
+def _frame_bound(c: Cursor) -> ast.FrameBound:
+    start = c.current.start
+    if c.accept_word("unbounded"):
+        if c.accept_word("preceding"):
+            return ast.FrameBound("unbounded preceding", None, Span(start, c.previous_end))
+        c.expect_word("following")
+        return ast.FrameBound("unbounded following", None, Span(start, c.previous_end))
+    if c.accept_words("current", "row"):
+        return ast.FrameBound("current row", None, Span(start, c.previous_end))
+    offset = parse_expr(c, CONCAT)
+    if c.accept_word("preceding"):
+        return ast.FrameBound("preceding", offset, Span(start, c.previous_end))
+    c.expect_word("following")
+    return ast.FrameBound("following", offset, Span(start, c.previous_end))
+
+
+def parse_order_items(c: Cursor) -> tuple[ast.OrderItem, ...]:
+    items = []
+    while True:
+        expr = parse_expr(c)
+        descending = False
+        if c.accept_word("desc"):
+            descending = True
+        else:
+            c.accept_word("asc")
+        nulls: Literal["first", "last"] | None = None
+        if c.accept_word("nulls"):
+            nulls = "first" if c.accept_word("first") else None
+            if nulls is None:
+                c.expect_word("last")
+                nulls = "last"
+        items.append(ast.OrderItem(expr, descending, nulls, Span(expr.span.start, c.previous_end)))
+        if not c.accept_symbol(","):
+            return tuple(items)
+
+
+# ---------------------------------------------------------------- types
+
+
+def parse_type_name(c: Cursor) -> ast.TypeName:
+    """A type as written; whether it exists is the binder's question (SQL208)."""
+    token = c.current
+    if token.kind is not TokenKind.WORD:
+        c.fail("a type name")
+    c.advance()
+    words = [token.value]
+    first = token.value
+    if first == "double" and c.accept_word("precision"):
+        words.append("precision")
+    elif first in ("character", "char") and c.accept_word("varying"):
+        words.append("varying")
+    elif first == "interval":
+        words.append(_interval_unit(c))
+        if c.accept_word("to"):
+            words.extend(("to", _interval_unit(c)))
+    params: list[int] = []
+    if c.accept_symbol("("):
+        params.append(c.expect_integer("a type parameter (an integer)"))
+        while c.accept_symbol(","):
+            params.append(c.expect_integer("a type parameter (an integer)"))
+        c.expect_symbol(")")
+    if first in ("timestamp", "time") and c.at_word("with", "without") and c.peek().is_word("time"):
+        words.append(c.advance().value)
+        c.expect_word("time")
+        c.expect_word("zone")
+        words.extend(("time", "zone"))
+    return ast.TypeName(tuple(words), tuple(params), Span(token.start, c.previous_end))

@@ -1,0 +1,290 @@
+"""The parser: tokens to a `Program`, recovering after errors.
+
+Recursive descent; expressions live in `expressions.py`, queries in `queries.py`.
+After a syntax error the statement is abandoned (it becomes an
+`IncompleteStatement`) and parsing resumes at the next `;` or `CREATE`, so every
+statement's first error is reported in one pass.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from backend.compiler.diagnostics import Diagnostic
+from backend.compiler.source import Span
+from backend.compiler.suggest import did_you_mean
+from backend.compiler.syntax import ast
+from backend.compiler.syntax import expressions as expr_parser
+from backend.compiler.syntax import queries as query_parser
+from backend.compiler.syntax import statements as stmt
+from backend.compiler.syntax.cursor import Cursor, ParseAbort, describe, one_of
+from backend.compiler.syntax.tokens import Token, TokenKind
+
+_QUERY_START = ("select", "with", "values")
+_STATEMENT_EXPECTED = ("CREATE", "INSERT", "LATENESS", "SELECT")
+
+
+def parse(tokens: tuple[Token, ...]) -> tuple[stmt.Program, tuple[Diagnostic, ...]]:
+    """Parse a whole program; never raises for any token sequence."""
+    c = Cursor(tokens)
+    statements: list[stmt.Statement] = []
+    while not c.at_eof():
+        if c.accept_symbol(";"):
+            continue
+        start = c.pos
+        c.nesting = 0
+        c.declared = None
+        try:
+            statement = _statement(c)
+        except ParseAbort:
+            span = Span(tokens[start].start, max(c.previous_end, tokens[start].end))
+            statements.append(stmt.IncompleteStatement(c.declared, span))
+            _skip_to_next_statement(c, start)
+            continue
+        if c.accept_symbol(";") or c.at_eof():
+            statements.append(statement)
+        elif c.at_word("create"):
+            # Only the ';' is missing: keep the statement, the next one starts here.
+            c.report(f"Expected ';' after the statement, found {describe(c.current)}")
+            statements.append(statement)
+        else:
+            _report_unexpected_continuation(c)
+            span = Span(tokens[start].start, c.previous_end)
+            statements.append(stmt.IncompleteStatement(c.declared, span))
+            _skip_to_next_statement(c, start)
+    end = tokens[-1].end if tokens else 0
+    return stmt.Program(tuple(statements), Span(0, end)), tuple(c.diagnostics)
+
+
+def _report_unexpected_continuation(c: Cursor) -> None:
+    """A statement that parsed but is followed by something that cannot continue it."""
+    alternatives = c.alternatives_here()
+    if not alternatives or alternatives[-1] != "';'":
+        alternatives.append("';'")
+    # `SELECT a FORM t` parses FORM as an alias: a misspelt keyword is the likely cause.
+    keywords = [word for word in alternatives if word.isalpha()]
+    hint = None
+    for token in (c.current, c.tokens[c.pos - 1]):
+        written = token.text.upper()
+        if token.kind is TokenKind.WORD and (
+            hint := did_you_mean(written, keywords, c.suggestions)
+        ):
+            break
+    message = f"Expected {one_of(alternatives)}, found {describe(c.current)}"
+    c.report(message, hint=hint)
+
+
+def _skip_to_next_statement(c: Cursor, start: int) -> None:
+    """Skip past the next `;`, or up to the next CREATE (a forgotten `;`)."""
+    if c.pos == start:
+        c.advance()  # always make progress
+    while not c.at_eof():
+        if c.accept_symbol(";") or c.at_word("create"):
+            return
+        c.advance()
+
+
+def _statement(c: Cursor) -> stmt.Statement:
+    if c.at_word("create"):
+        return _create(c)
+    if c.at_word("insert"):
+        return _insert(c)
+    if c.at_word("lateness"):
+        return _lateness(c)
+    if c.at_word(*_QUERY_START) or c.at_symbol("("):
+        query = query_parser.parse_query(c)
+        return stmt.QueryStatement(query, query.span)
+    c.fail(*_STATEMENT_EXPECTED)
+
+
+def _create(c: Cursor) -> stmt.Statement:
+    start = c.expect_word("create").start
+    if c.accept_word("table"):
+        return _create_table(c, start)
+    if c.at_word("stream") or c.at_word("foreign"):
+        foreign = c.accept_word("foreign") is not None
+        c.expect_word("stream")
+        return _create_stream(c, start, foreign)
+    if c.at_word("local", "materialized"):
+        modifier: Literal["local", "materialized"] = (
+            "local" if c.advance().value == "local" else "materialized"
+        )
+        c.expect_word("view")
+        return _create_view(c, start, modifier)
+    if c.accept_word("view"):
+        return _create_view(c, start, None)
+    if c.accept_word("pump"):
+        return _create_pump(c, start)
+    c.fail("TABLE", "STREAM", "VIEW", "LOCAL VIEW", "MATERIALIZED VIEW", "PUMP")
+
+
+# ---------------------------------------------------------------- tables and streams
+
+
+def _relation_name(c: Cursor, what: str) -> ast.Identifier:
+    name = c.expect_identifier(f"a {what} name")
+    c.declared = name
+    return name
+
+
+def _create_table(c: Cursor, start: int) -> stmt.CreateTable:
+    name = _relation_name(c, "table")
+    columns, constraints = _table_elements(c)
+    properties = _properties(c)
+    return stmt.CreateTable(name, columns, constraints, properties, Span(start, c.previous_end))
+
+
+def _create_stream(c: Cursor, start: int, foreign: bool) -> stmt.CreateStream:
+    name = _relation_name(c, "stream")
+    columns, constraints = _table_elements(c)
+    properties = _properties(c)
+    span = Span(start, c.previous_end)
+    return stmt.CreateStream(name, foreign, columns, constraints, properties, span)
+
+
+def _table_elements(
+    c: Cursor,
+) -> tuple[tuple[stmt.ColumnDef, ...], tuple[stmt.TableConstraint, ...]]:
+    c.expect_symbol("(")
+    columns: list[stmt.ColumnDef] = []
+    constraints: list[stmt.TableConstraint] = []
+    while True:
+        constraint = _table_constraint(c)
+        if constraint is not None:
+            constraints.append(constraint)
+        else:
+            columns.append(_column_def(c))
+        if not c.accept_symbol(","):
+            break
+    c.expect_symbol(")")
+    return tuple(columns), tuple(constraints)
+
+
+def _table_constraint(c: Cursor) -> stmt.TableConstraint | None:
+    start = c.current.start
+    if c.accept_word("constraint"):
+        c.expect_identifier("a constraint name")
+        if not c.at_word("primary", "foreign"):
+            c.fail("PRIMARY KEY", "FOREIGN KEY")
+    if c.accept_words("primary", "key"):
+        columns = _column_list(c)
+        return stmt.PrimaryKey(columns, Span(start, c.previous_end))
+    if c.accept_words("foreign", "key"):
+        columns = _column_list(c)
+        c.expect_word("references")
+        table = c.expect_identifier("a table name")
+        referenced = _column_list(c) if c.at_symbol("(") else ()
+        return stmt.ForeignKey(columns, table, referenced, Span(start, c.previous_end))
+    return None
+
+
+def _column_def(c: Cursor) -> stmt.ColumnDef:
+    token = c.current
+    # Any word can name a column here, even a reserved one: the Feldera spec's own
+    # example declares a column called `when`. Queries must then quote it.
+    if token.kind not in (TokenKind.WORD, TokenKind.QUOTED):
+        c.fail("a column name", "PRIMARY KEY")
+    c.advance()
+    name = ast.Identifier(token.value, token.kind is TokenKind.QUOTED, token.span)
+    type_name = expr_parser.parse_type_name(c)
+    constraints: list[stmt.ColumnConstraint] = []
+    while True:
+        start = c.current.start
+        if span := c.accept_words("not", "null"):
+            constraints.append(stmt.NotNullConstraint(span))
+        elif null_token := c.accept_word("null"):
+            constraints.append(stmt.NullConstraint(null_token.span))
+        elif span := c.accept_words("primary", "key"):
+            constraints.append(stmt.PrimaryKeyMark(span))
+        elif c.accept_word("lateness"):
+            expr = expr_parser.parse_expr(c)
+            constraints.append(stmt.LatenessConstraint(expr, Span(start, c.previous_end)))
+        elif c.accept_word("watermark"):
+            expr = expr_parser.parse_expr(c)
+            constraints.append(stmt.WatermarkConstraint(expr, Span(start, c.previous_end)))
+        elif c.accept_word("default"):
+            expr = expr_parser.parse_expr(c)
+            constraints.append(stmt.DefaultConstraint(expr, Span(start, c.previous_end)))
+        else:
+            break
+    if not c.at_symbol(",", ")"):
+        c.fail("NOT NULL", "PRIMARY KEY", "LATENESS", "WATERMARK", "DEFAULT", "','", "')'")
+    return stmt.ColumnDef(
+        name, type_name, tuple(constraints), Span(name.span.start, c.previous_end)
+    )
+
+
+def _column_list(c: Cursor) -> tuple[ast.Identifier, ...]:
+    c.expect_symbol("(")
+    names = [c.expect_identifier("a column name")]
+    while c.accept_symbol(","):
+        names.append(c.expect_identifier("a column name"))
+    c.expect_symbol(")")
+    return tuple(names)
+
+
+def _properties(c: Cursor) -> tuple[stmt.Property, ...]:
+    """`WITH ('key' = 'value', ...)`; absent means no properties."""
+    if not c.accept_word("with"):
+        return ()
+    c.expect_symbol("(")
+    properties = []
+    while True:
+        key = c.expect_string("a property name such as 'append_only'")
+        c.expect_symbol("=")
+        value = c.expect_string("a property value (a string)")
+        properties.append(stmt.Property(key.value, value.value, key.span, value.span))
+        if not c.accept_symbol(","):
+            break
+    c.expect_symbol(")")
+    return tuple(properties)
+
+
+# ---------------------------------------------------------------- views, pumps, DML
+
+
+def _create_view(
+    c: Cursor, start: int, modifier: Literal["local", "materialized"] | None
+) -> stmt.CreateView:
+    name = _relation_name(c, "view")
+    columns: tuple[ast.Identifier, ...] = ()
+    columns_span = None
+    if c.at_symbol("("):
+        columns_start = c.current.start
+        columns = _column_list(c)
+        columns_span = Span(columns_start, c.previous_end)
+    properties = _properties(c)
+    c.expect_word("as")
+    query = query_parser.parse_query(c)
+    span = Span(start, c.previous_end)
+    return stmt.CreateView(name, modifier, columns, columns_span, properties, query, span)
+
+
+def _create_pump(c: Cursor, start: int) -> stmt.CreatePump:
+    name = c.expect_identifier("a pump name")  # pumps are not relations: nothing declared
+    state: Literal["started", "stopped"] | None = None
+    if c.at_word("started", "stopped"):
+        state = "started" if c.advance().value == "started" else "stopped"
+    c.expect_word("as")
+    insert = _insert(c)
+    return stmt.CreatePump(name, state, insert, Span(start, c.previous_end))
+
+
+def _insert(c: Cursor) -> stmt.Insert:
+    start = c.expect_word("insert").start
+    c.expect_word("into")
+    target = c.expect_identifier("a table or stream name")
+    following = c.peek()
+    starts_query = following.kind is TokenKind.WORD and following.value in _QUERY_START
+    columns = _column_list(c) if c.at_symbol("(") and not starts_query else ()
+    query = query_parser.parse_query(c)
+    return stmt.Insert(target, columns, query, Span(start, c.previous_end))
+
+
+def _lateness(c: Cursor) -> stmt.LatenessStatement:
+    start = c.expect_word("lateness").start
+    relation = c.expect_identifier("a view name")
+    c.expect_symbol(".")
+    column = c.expect_identifier("a column name")
+    expr = expr_parser.parse_expr(c)
+    return stmt.LatenessStatement(relation, column, expr, Span(start, c.previous_end))

@@ -1,0 +1,319 @@
+"""Parsing queries: WITH, set operations, SELECT, FROM items and joins, VALUES."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from backend.compiler.source import Span
+from backend.compiler.syntax import ast
+from backend.compiler.syntax import expressions as expr_parser
+from backend.compiler.syntax.cursor import Cursor, ParseAbort
+from backend.compiler.syntax.tokens import TokenKind
+
+_QUERY_START = ("select", "with", "values")
+_SET_OPERATIONS: dict[str, Literal["union", "intersect", "except"]] = {
+    "union": "union",
+    "intersect": "intersect",
+    "except": "except",
+}
+_OUTER_JOINS: dict[str, Literal["left", "right", "full"]] = {
+    "left": "left",
+    "right": "right",
+    "full": "full",
+}
+_JOIN_START = ("join", "inner", "left", "right", "full", "cross", "natural")
+
+
+def parse_query(c: Cursor) -> ast.Query:
+    c.enter()
+    start = c.current.start
+    with_: tuple[ast.CommonTableExpr, ...] = ()
+    with_span = None
+    if c.at_word("with"):
+        with_, with_span = _with(c)
+    body = _set_expression(c)
+    order_by: tuple[ast.OrderItem, ...] = ()
+    order_by_span = None
+    order_start = c.current.start
+    if c.accept_words("order", "by"):
+        order_by = expr_parser.parse_order_items(c)
+        order_by_span = Span(order_start, c.previous_end)
+    limit = _limit(c)
+    c.leave()
+    return ast.Query(
+        with_, with_span, body, order_by, order_by_span, limit, Span(start, c.previous_end)
+    )
+
+
+def _with(c: Cursor) -> tuple[tuple[ast.CommonTableExpr, ...], Span]:
+    start = c.expect_word("with").start
+    ctes = []
+    while True:
+        name = c.expect_identifier("a name for the WITH query")
+        columns = _identifier_list(c) if c.at_symbol("(") else ()
+        c.expect_word("as")
+        c.expect_symbol("(")
+        query = parse_query(c)
+        c.expect_symbol(")")
+        ctes.append(
+            ast.CommonTableExpr(name, columns, query, Span(name.span.start, c.previous_end))
+        )
+        if not c.accept_symbol(","):
+            return tuple(ctes), Span(start, c.previous_end)
+
+
+def _set_expression(c: Cursor) -> ast.QueryBody:
+    left = _set_term(c)
+    while c.at_word("union", "except"):
+        left = _set_operation(c, left, _set_term)
+    return left
+
+
+def _set_term(c: Cursor) -> ast.QueryBody:
+    left = _set_primary(c)
+    while c.at_word("intersect"):
+        left = _set_operation(c, left, _set_primary)
+    return left
+
+
+def _set_operation(
+    c: Cursor, left: ast.QueryBody, operand: Callable[[Cursor], ast.QueryBody]
+) -> ast.SetOperation:
+    op_token = c.advance()
+    op = _SET_OPERATIONS[op_token.value]
+    all_ = c.accept_word("all") is not None
+    if not all_:
+        c.accept_word("distinct")
+    op_span = Span(op_token.start, c.previous_end)
+    right = operand(c)
+    return ast.SetOperation(op, all_, left, right, op_span, left.span.to(right.span))
+
+
+def _set_primary(c: Cursor) -> ast.QueryBody:
+    if c.at_word("select"):
+        return _select(c)
+    if c.at_word("values"):
+        return _values(c)
+    if c.at_symbol("("):
+        start = c.advance().start
+        inner = parse_query(c)
+        c.expect_symbol(")")
+        return ast.Query(
+            inner.with_,
+            inner.with_span,
+            inner.body,
+            inner.order_by,
+            inner.order_by_span,
+            inner.limit,
+            Span(start, c.previous_end),
+        )
+    c.fail("SELECT", "VALUES", "'('")
+
+
+def _values(c: Cursor) -> ast.Values:
+    start = c.expect_word("values").start
+    rows = []
+    while True:
+        if c.accept_symbol("("):
+            rows.append(expr_parser.parse_expr_list(c))
+            c.expect_symbol(")")
+        else:
+            rows.append((expr_parser.parse_expr(c),))
+        if not c.accept_symbol(","):
+            return ast.Values(tuple(rows), Span(start, c.previous_end))
+
+
+def _limit(c: Cursor) -> ast.Clause | None:
+    start = c.current.start
+    exprs: list[ast.Expr] = []
+    if c.accept_word("limit") and not c.accept_word("all"):  # LIMIT ALL: no limit
+        exprs.append(expr_parser.parse_expr(c))
+    if c.accept_word("offset"):
+        exprs.append(expr_parser.parse_expr(c))
+        if not c.accept_word("rows"):
+            c.accept_word("row")
+    if c.accept_word("fetch"):
+        if not c.accept_word("first"):
+            c.expect_word("next")
+        if not c.at_word("row", "rows"):
+            exprs.append(expr_parser.parse_expr(c))
+        if not c.accept_word("rows"):
+            c.expect_word("row")
+        c.expect_word("only")
+    if c.current.start == start:
+        return None
+    return ast.Clause(tuple(exprs), Span(start, c.previous_end))
+
+
+# ---------------------------------------------------------------- SELECT
+
+
+def _select(c: Cursor) -> ast.Select:
+    start = c.expect_word("select").start
+    stream = c.accept_word("stream") is not None
+    distinct = None
+    if token := c.accept_word("distinct"):
+        distinct = token.span
+    else:
+        c.accept_word("all")
+    items = [_select_item(c)]
+    while c.accept_symbol(","):
+        items.append(_select_item(c))
+    from_: list[ast.FromItem] = []
+    if c.accept_word("from"):
+        from_.append(_from_item(c))
+        while c.accept_symbol(","):
+            from_.append(_from_item(c))
+    where = expr_parser.parse_expr(c) if c.accept_word("where") else None
+    group_by = _clause(c, ("group", "by"), expr_parser.parse_expr_list)
+    having = _clause(c, ("having",), lambda c: (expr_parser.parse_expr(c),))
+    windows: list[ast.NamedWindow] = []
+    windows_span = None
+    window_start = c.current.start
+    if c.accept_word("window"):
+        while True:
+            name = c.expect_identifier("a window name")
+            c.expect_word("as")
+            spec = expr_parser.parse_window_spec(c)
+            windows.append(ast.NamedWindow(name, spec, name.span.to(spec.span)))
+            if not c.accept_symbol(","):
+                break
+        windows_span = Span(window_start, c.previous_end)
+    return ast.Select(
+        stream,
+        distinct,
+        tuple(items),
+        tuple(from_),
+        where,
+        group_by,
+        having,
+        tuple(windows),
+        windows_span,
+        Span(start, c.previous_end),
+    )
+
+
+def _clause(
+    c: Cursor, words: tuple[str, ...], parse: Callable[[Cursor], tuple[ast.Expr, ...]]
+) -> ast.Clause | None:
+    start = c.current.start
+    if c.accept_words(*words) is None:
+        return None
+    exprs = parse(c)
+    return ast.Clause(exprs, Span(start, c.previous_end))
+
+
+def _select_item(c: Cursor) -> ast.SelectItem:
+    start = c.current.start
+    if c.accept_symbol("*"):
+        return ast.StarItem(None, Span(start, c.previous_end))
+    if c.at_identifier() and c.peek().is_symbol(".") and c.peek(2).is_symbol("*"):
+        qualifier = c.expect_identifier()
+        c.advance()
+        c.advance()
+        return ast.StarItem(qualifier, Span(start, c.previous_end))
+    expr = expr_parser.parse_expr(c)
+    alias = _alias(c)
+    return ast.ExprItem(expr, alias, Span(start, c.previous_end))
+
+
+def _alias(c: Cursor) -> ast.Identifier | None:
+    if c.accept_word("as"):
+        return c.expect_identifier("an alias")
+    if c.at_identifier():
+        return c.expect_identifier()
+    return None
+
+
+def _identifier_list(c: Cursor) -> tuple[ast.Identifier, ...]:
+    c.expect_symbol("(")
+    names = [c.expect_identifier("a column name")]
+    while c.accept_symbol(","):
+        names.append(c.expect_identifier("a column name"))
+    c.expect_symbol(")")
+    return tuple(names)
+
+
+# ---------------------------------------------------------------- FROM
+
+
+def _from_item(c: Cursor) -> ast.FromItem:
+    c.enter()
+    left = _table_primary(c)
+    while c.at_word(*_JOIN_START):
+        left = _join(c, left)
+    c.leave()
+    return left
+
+
+def _join(c: Cursor, left: ast.FromItem) -> ast.Join:
+    keyword_start = c.current.start
+    natural = c.accept_word("natural") is not None
+    kind: Literal["inner", "left", "right", "full", "cross"] = "inner"
+    if c.accept_word("cross"):
+        kind = "cross"
+    elif c.at_word("left", "right", "full"):
+        kind = _OUTER_JOINS[c.advance().value]
+        c.accept_word("outer")
+    else:
+        c.accept_word("inner")
+    c.expect_word("join")
+    keyword_span = Span(keyword_start, c.previous_end)
+    right = _table_primary(c)
+    condition = None
+    using: tuple[ast.Identifier, ...] = ()
+    if kind != "cross" and not natural:
+        if c.accept_word("on"):
+            condition = expr_parser.parse_expr(c)
+        elif c.accept_word("using"):
+            using = _identifier_list(c)
+        else:
+            c.fail("ON", "USING")
+    span = left.span.to(Span(keyword_start, c.previous_end))
+    return ast.Join(kind, natural, left, right, condition, using, keyword_span, span)
+
+
+def _table_primary(c: Cursor) -> ast.FromItem:
+    start = c.current.start
+    lateral = c.accept_word("lateral") is not None
+    if c.at_symbol("("):
+        following = c.peek()
+        if following.kind is TokenKind.WORD and following.value in _QUERY_START:
+            c.advance()
+            query = parse_query(c)
+            c.expect_symbol(")")
+            alias, columns = _correlation(c)
+            return ast.DerivedTable(query, lateral, alias, columns, Span(start, c.previous_end))
+        c.advance()
+        inner = _from_item(c)
+        c.expect_symbol(")")
+        return inner
+    if c.accept_word("table"):  # Calcite's TABLE(TUMBLE(...))
+        c.expect_symbol("(")
+        call = expr_parser.parse_function_call(c)
+        c.expect_symbol(")")
+        return _table_function(c, call, lateral, start)
+    if c.at_identifier() and c.peek().is_symbol("("):
+        return _table_function(c, expr_parser.parse_function_call(c), lateral, start)
+    name = c.expect_identifier("a table, stream or view name")
+    over = expr_parser.parse_over(c) if c.accept_word("over") else None
+    as_of = None
+    if c.accept_words("for", "system_time", "as", "of"):
+        as_of = expr_parser.parse_expr(c)
+    alias, columns = _correlation(c)
+    return ast.TableRef(name, alias, columns, over, as_of, Span(start, c.previous_end))
+
+
+def _table_function(c: Cursor, call: ast.Expr, lateral: bool, start: int) -> ast.TableFunction:
+    if not isinstance(call, ast.FunctionCall):  # EXTRACT(...) or FLOOR(x TO unit)
+        c.report("Expected a table function call", call.span)
+        raise ParseAbort
+    alias, columns = _correlation(c)
+    return ast.TableFunction(call, lateral, alias, columns, Span(start, c.previous_end))
+
+
+def _correlation(c: Cursor) -> tuple[ast.Identifier | None, tuple[ast.Identifier, ...]]:
+    alias = _alias(c)
+    columns = _identifier_list(c) if alias is not None and c.at_symbol("(") else ()
+    return alias, columns

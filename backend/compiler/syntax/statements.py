@@ -1,0 +1,182 @@
+"""The syntax tree of statements: CREATE TABLE / STREAM / VIEW / PUMP, INSERT, ...
+
+Expressions and queries inside them are the nodes of `ast.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from backend.compiler.source import Span
+from backend.compiler.syntax.ast import Expr, Identifier, Query, TypeName
+
+
+@dataclass(frozen=True, slots=True)
+class NotNullConstraint:
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class NullConstraint:
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class PrimaryKeyMark:
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class LatenessConstraint:
+    expr: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class WatermarkConstraint:
+    expr: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultConstraint:
+    expr: Expr
+    span: Span
+
+
+ColumnConstraint = (
+    NotNullConstraint
+    | NullConstraint
+    | PrimaryKeyMark
+    | LatenessConstraint
+    | WatermarkConstraint
+    | DefaultConstraint
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnDef:
+    name: Identifier
+    type: TypeName
+    constraints: tuple[ColumnConstraint, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class PrimaryKey:
+    columns: tuple[Identifier, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ForeignKey:
+    columns: tuple[Identifier, ...]
+    table: Identifier
+    referenced: tuple[Identifier, ...]
+    span: Span
+
+
+TableConstraint = PrimaryKey | ForeignKey
+
+
+@dataclass(frozen=True, slots=True)
+class Property:
+    """`'key' = 'value'` in a WITH list."""
+
+    key: str
+    value: str
+    key_span: Span
+    value_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable:
+    name: Identifier
+    columns: tuple[ColumnDef, ...]
+    constraints: tuple[TableConstraint, ...]
+    properties: tuple[Property, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CreateStream:
+    name: Identifier
+    foreign: bool
+    columns: tuple[ColumnDef, ...]
+    constraints: tuple[TableConstraint, ...]
+    properties: tuple[Property, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CreateView:
+    name: Identifier
+    modifier: Literal["local", "materialized"] | None
+    columns: tuple[Identifier, ...]
+    columns_span: Span | None
+    properties: tuple[Property, ...]
+    query: Query
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Insert:
+    target: Identifier
+    columns: tuple[Identifier, ...]
+    query: Query
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CreatePump:
+    name: Identifier
+    state: Literal["started", "stopped"] | None
+    insert: Insert
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class LatenessStatement:
+    """`LATENESS view.column expr;` (Feldera, for views)."""
+
+    relation: Identifier
+    column: Identifier
+    expr: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class QueryStatement:
+    query: Query
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IncompleteStatement:
+    """A statement abandoned after a syntax error (already reported).
+
+    `declares` is the relation it was creating, when the parser got that far: the
+    binder treats the name as declared so later references do not cascade.
+    """
+
+    declares: Identifier | None
+    span: Span
+
+
+Statement = (
+    CreateTable
+    | CreateStream
+    | CreateView
+    | CreatePump
+    | Insert
+    | LatenessStatement
+    | QueryStatement
+    | IncompleteStatement
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    statements: tuple[Statement, ...]
+    span: Span

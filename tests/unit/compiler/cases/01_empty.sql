@@ -1,0 +1,6 @@
+-- A program that is only comments and whitespace compiles cleanly.
+
+/* block comments
+   span lines */
+
+;;

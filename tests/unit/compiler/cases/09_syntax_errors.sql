@@ -1,0 +1,17 @@
+-- Every statement's first syntax error is reported; parsing resumes after ';'.
+CREATE TABLE good (id INT, name VARCHAR);
+CREATE TABLE broken (id INT,, name VARCHAR);
+CREATE VIEW v1 AS SELECT FROM good;
+CREATE VIEW v2 AS SELECT id name other FROM good;
+CREATE VIEW v3 AS SELECT id FROM good WHERE;
+CREATE VIEW v4 AS SELECT (id + 1 FROM good;
+CREATE VIEW v5 AS SELECT id FROM good WHERE id BETWEEN 1;
+CREATE TABLE t2 (a INT) CREATE VIEW v6 AS SELECT a FROM t2;
+CREATE VIEW uses_broken AS SELECT id, anything FROM broken;
+CREATE FUNCTION f();
+CREATE VIEW v7 AS SELECT CAST(id AS) FROM good;
+CREATE VIEW v8 AS SELECT id FROM good WHERE id IS 5;
+CREATE VIEW v9 AS SELECT INTERVAL '1' FROM good;
+CREATE VIEW v10 AS SELECT t.* FROM good t WHERE t. = 1;
+DROP TABLE good;
+CREATE VIEW last AS SELECT id FROM

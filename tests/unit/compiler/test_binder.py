@@ -1,0 +1,187 @@
+"""The binder's decisions, one behaviour per test: plans, catalogs, recovery."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backend.compiler import compile_program
+
+ORDERS = (
+    "CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, amount DECIMAL(10, 2), "
+    "status VARCHAR, ts TIMESTAMP);\n"
+)
+
+
+def plan_of(text: str) -> dict[str, Any]:
+    result = compile_program(text)
+    assert result.diagnostics == (), [d.message for d in result.diagnostics]
+    plan = result.to_json()["plan"]
+    assert plan is not None
+    return dict(plan)
+
+
+def view_query(text: str, view: str = "v") -> dict[str, Any]:
+    (found,) = [v for v in plan_of(text)["views"] if v["name"] == view]
+    return dict(found["query"])
+
+
+def relations(text: str) -> list[tuple[str, str]]:
+    catalog = compile_program(text).to_json()["catalog"]
+    return [(r["name"], r["kind"]) for r in catalog["relations"]]
+
+
+def test_select_star_is_the_scan_itself() -> None:
+    query = view_query(ORDERS + "CREATE VIEW v AS SELECT * FROM orders")
+    assert query["op"] == "scan" and query["relation"] == "orders"
+
+
+def test_where_becomes_a_filter_under_the_projection() -> None:
+    query = view_query(ORDERS + "CREATE VIEW v AS SELECT id FROM orders WHERE amount > 1")
+    assert query["op"] == "project"
+    assert query["input"]["op"] == "filter"
+    assert query["input"]["condition"]["function"] == "gt"
+    assert query["input"]["input"]["op"] == "scan"
+
+
+def test_column_references_index_into_the_input_columns() -> None:
+    query = view_query(ORDERS + "CREATE VIEW v AS SELECT ts, id FROM orders")
+    assert [(e["index"], e["name"]) for e in query["exprs"]] == [(3, "ts"), (0, "id")]
+
+
+def test_output_names_come_from_aliases_columns_or_position() -> None:
+    query = view_query(
+        ORDERS + "CREATE VIEW v AS SELECT id AS key, o.status, amount + 1 FROM orders o"
+    )
+    assert [c["name"] for c in query["columns"]] == ["key", "status", "EXPR$2"]
+
+
+def test_view_column_list_renames_the_query_output() -> None:
+    plan = plan_of(ORDERS + "CREATE VIEW v (a, b, c, d) AS SELECT * FROM orders")
+    (view,) = plan["views"]
+    assert [c["name"] for c in view["columns"]] == ["a", "b", "c", "d"]
+    assert view["query"]["op"] == "project"  # renaming needs a projection
+    assert [c["name"] for c in view["query"]["columns"]] == ["a", "b", "c", "d"]
+
+
+def test_nullability_follows_the_expressions() -> None:
+    query = view_query(
+        ORDERS + "CREATE VIEW v AS SELECT id + 1 AS a, amount + 1 AS b, status IS NULL AS c, "
+        "COALESCE(status, 'none') AS d FROM orders"
+    )
+    assert [c["nullable"] for c in query["columns"]] == [False, True, False, False]
+
+
+def test_between_and_in_are_lowered_to_contract_functions() -> None:
+    query = view_query(
+        ORDERS
+        + "CREATE VIEW v AS SELECT id FROM orders WHERE id BETWEEN 1 AND 5 AND id NOT IN (7, 8)"
+    )
+    condition = query["input"]["condition"]
+    between, not_in = condition["args"]
+    assert between["function"] == "and"
+    assert [a["function"] for a in between["args"]] == ["ge", "le"]
+    assert not_in["function"] == "not"
+    assert not_in["args"][0]["function"] == "or"
+
+
+def test_negative_numeric_literals_are_folded() -> None:
+    query = view_query(ORDERS + "CREATE VIEW v AS SELECT id FROM orders WHERE id > -5")
+    assert query["input"]["condition"]["args"][1] == {
+        "kind": "literal",
+        "value": -5,
+        "type": "INTEGER",
+    }
+
+
+def test_stream_has_implicit_rowtime_and_is_append_only() -> None:
+    plan = plan_of("CREATE STREAM s (x INT)")
+    (stream,) = plan["inputs"]
+    assert stream["kind"] == "stream" and stream["append_only"] is True
+    assert stream["columns"][0] == {"name": "rowtime", "type": "TIMESTAMP", "nullable": False}
+
+
+def test_inputs_are_tables_and_streams_and_views_are_separate_in_program_order() -> None:
+    plan = plan_of(
+        "CREATE TABLE b (x INT); CREATE STREAM a (y INT);"
+        "CREATE VIEW z AS SELECT x FROM b; CREATE VIEW y AS SELECT * FROM z;"
+    )
+    assert [r["name"] for r in plan["inputs"]] == ["b", "a"]
+    assert [v["name"] for v in plan["views"]] == ["z", "y"]
+
+
+def test_view_flags_in_catalog() -> None:
+    catalog = compile_program(
+        ORDERS + "CREATE MATERIALIZED VIEW m AS SELECT id FROM orders;"
+        "CREATE LOCAL VIEW l AS SELECT id FROM orders;"
+    ).catalog
+    m, local = catalog.get("m"), catalog.get("l")
+    assert m is not None and m.materialized and not m.local
+    assert local is not None and local.local and not local.materialized
+
+
+def test_lateness_is_kept_in_the_catalog() -> None:
+    catalog = compile_program("CREATE TABLE t (ts TIMESTAMP LATENESS INTERVAL '1' HOUR)").catalog
+    relation = catalog.get("t")
+    assert relation is not None
+    lateness = relation.columns[0].lateness
+    assert lateness is not None and str(lateness.type) == "INTERVAL DAY TO SECOND"
+
+
+def test_emit_final_names_a_column_by_name_or_number() -> None:
+    catalog = compile_program(
+        ORDERS + "CREATE VIEW a WITH ('emit_final' = 'ts') AS SELECT id, ts FROM orders;"
+        "CREATE VIEW b WITH ('emit_final' = '0') AS SELECT id, ts FROM orders;"
+    ).catalog
+    emit_final = {r.name: r.emit_final for r in catalog.relations if r.kind.value == "view"}
+    assert emit_final == {"a": 1, "b": 0}
+
+
+def test_catalog_lists_good_relations_even_when_other_statements_fail() -> None:
+    text = (
+        "CREATE TABLE a (x INT);\n"
+        "CREATE VIEW broken AS SELECT nope FROM a;\n"
+        "CREATE TABLE syntax_error (x INT,,);\n"
+        "CREATE VIEW c AS SELECT x FROM a;\n"
+    )
+    assert relations(text) == [("a", "table"), ("c", "view")]
+    assert compile_program(text).to_json()["plan"] is None
+
+
+def test_references_to_failed_relations_do_not_cascade() -> None:
+    result = compile_program(
+        "CREATE TABLE a (x INT,,);\n"  # syntax error: a is declared but broken
+        "CREATE VIEW b AS SELECT whatever FROM a;\n"
+        "CREATE VIEW c AS SELECT missing FROM b;\n"
+    )
+    assert [d.code.value for d in result.diagnostics] == ["SQL101"]
+
+
+def test_a_column_with_an_unknown_type_only_silences_references_to_itself() -> None:
+    result = compile_program(
+        "CREATE TABLE a (x INTEGR, y INT);\nCREATE VIEW b AS SELECT x, y, z FROM a;\n"
+    )
+    assert [(d.code.value, d.message) for d in result.diagnostics] == [
+        ("SQL208", "Unknown type INTEGR"),
+        ("SQL202", "Unknown column 'z' in table 'a'"),
+    ]
+    assert relations("CREATE TABLE a (x INTEGR, y INT)") == []  # its shape is not known
+
+
+def test_first_declaration_wins_a_duplicate() -> None:
+    catalog = compile_program("CREATE TABLE a (x INT); CREATE TABLE a (y INT)").catalog
+    relation = catalog.get("a")
+    assert relation is not None and [c.name for c in relation.columns] == ["x"]
+
+
+def test_a_with_query_name_does_not_cascade_into_unknown_table() -> None:
+    result = compile_program(
+        ORDERS + "CREATE VIEW v AS WITH w AS (SELECT id FROM orders) SELECT id FROM w"
+    )
+    assert [d.message for d in result.diagnostics] == ["Not supported yet: WITH"]
+
+
+def test_quoted_identifiers_are_case_sensitive() -> None:
+    result = compile_program('CREATE TABLE "T" (x INT); CREATE VIEW v AS SELECT x FROM t')
+    (diagnostic,) = result.diagnostics
+    assert diagnostic.code.value == "SQL201"
+    assert diagnostic.hint == "did you mean 'T'? Names in double quotes are case-sensitive"
