@@ -124,6 +124,21 @@ def test_a_null_condition_keeps_no_row(spark: SparkSession) -> None:
         ),
         ({"kind": "cast", "expr": col(2), "type": "DOUBLE"}, "DOUBLE", 150.5),
         ({"kind": "cast", "expr": col(3), "type": "DATE"}, "DATE", "2020-01-01"),
+        (
+            call("add", "TIMESTAMP", col(3), lit(5_400_000_000, "INTERVAL DAY TO SECOND")),
+            "TIMESTAMP",
+            "2020-01-01 11:30:00",
+        ),
+        (
+            call("sub", "DATE", lit("2020-03-31", "DATE"), lit(1, "INTERVAL YEAR TO MONTH")),
+            "DATE",
+            "2020-02-29",
+        ),
+        (
+            call("gt", "BOOLEAN", col(3), lit("2019-12-31 23:59:59.5", "TIMESTAMP")),
+            "BOOLEAN",
+            True,
+        ),
     ],
 )
 def test_expressions_compute_as_sql_does(

@@ -6,6 +6,7 @@ inserted row and -1 for a deleted one. Filters and projections are linear, so
 applying them to a step's input changes yields exactly the view's changes.
 """
 
+import datetime as dt
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -29,6 +30,8 @@ SPARK_TYPES: dict[str, T.DataType] = {
     "TIMESTAMP": T.TimestampNTZType(),
     "TIME": T.StringType(),
     "NULL": T.NullType(),
+    "INTERVAL DAY TO SECOND": T.DayTimeIntervalType(),
+    "INTERVAL YEAR TO MONTH": T.YearMonthIntervalType(),
 }
 # Types the ingress stores as JSON strings and Spark casts after parsing.
 PARSED_FROM_STRING = ("DECIMAL", "DATE", "TIMESTAMP")
@@ -99,12 +102,21 @@ UNARY: dict[str, Callable[[Column], Column]] = {
 INTEGRAL = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT")
 
 
+def _literal(value: Any, sql_type: str) -> Column:
+    # Interval literals are whole numbers: microseconds, or months.
+    if sql_type == "INTERVAL DAY TO SECOND":
+        return F.lit(dt.timedelta(microseconds=value))
+    if sql_type == "INTERVAL YEAR TO MONTH":
+        return F.make_ym_interval(F.lit(0), F.lit(value))
+    return F.lit(value).cast(spark_type(sql_type))
+
+
 def lower_expr(expr: Mapping[str, Any]) -> Column:
     kind = expr["kind"]
     if kind == "column":
         return F.col(positional(expr["index"]))
     if kind == "literal":
-        return F.lit(expr["value"]).cast(spark_type(expr["type"]))
+        return _literal(expr["value"], expr["type"])
     if kind == "cast":
         return lower_expr(expr["expr"]).cast(spark_type(expr["type"]))
     if kind != "call":
@@ -125,12 +137,12 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
     raise LoweringError(f"function {function!r} with {len(args)} arguments is not supported")
 
 
-def lower_rel(rel: Mapping[str, Any], inputs: Mapping[str, DataFrame]) -> DataFrame:
-    """A plan node applied to the step's input changes: the node's weighted changes."""
+def lower_rel(rel: Mapping[str, Any], relations: Mapping[str, DataFrame]) -> DataFrame:
+    """A plan node applied to the changes of its inputs in this step: its own changes."""
     op = rel["op"]
     if op == "scan":
-        return inputs[rel["relation"]]
-    child = lower_rel(rel["input"], inputs)
+        return relations[rel["relation"]]
+    child = lower_rel(rel["input"], relations)
     if op == "filter":
         # A row passes only where the condition is TRUE (not NULL), as in SQL.
         return child.where(F.coalesce(lower_expr(rel["condition"]), F.lit(False)))

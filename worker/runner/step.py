@@ -16,7 +16,7 @@ from worker.runner.lower import WEIGHT, lower_rel, parse_rows, positional
 
 Change = dict[str, dict[str, Any]]
 # Shown as strings so that no precision is lost on the way to JSON.
-AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME")
+AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL")
 
 
 def _consolidated(changes: DataFrame, width: int) -> DataFrame:
@@ -41,12 +41,19 @@ def _as_json(view: Mapping[str, Any], changes: DataFrame) -> DataFrame:
 
 
 def compute_step(plan: Mapping[str, Any], batch: DataFrame) -> dict[str, list[Change]]:
-    """Each view's changes for this batch of input changes (views with none are absent)."""
-    inputs = {relation["name"]: parse_rows(batch, relation) for relation in plan["inputs"]}
-    per_view = [
-        _as_json(view, _consolidated(lower_rel(view["query"], inputs), len(view["columns"])))
-        for view in plan["views"]
-    ]
+    """Each output view's changes for this batch of input changes (views with none are absent).
+
+    Views come in program order, so a view's inputs (tables, or views before it)
+    already have their changes for this step; LOCAL views feed others but are
+    not published.
+    """
+    changes = {relation["name"]: parse_rows(batch, relation) for relation in plan["inputs"]}
+    per_view = []
+    for view in plan["views"]:
+        changes[view["name"]] = lower_rel(view["query"], changes)
+        if not view.get("local"):
+            consolidated = _consolidated(changes[view["name"]], len(view["columns"]))
+            per_view.append(_as_json(view, consolidated))
     if not per_view:
         return {}
     union = per_view[0]

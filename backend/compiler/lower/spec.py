@@ -27,6 +27,7 @@ class RelationJson(TypedDict):
     primary_key: list[str]
     append_only: bool
     materialized: bool
+    local: bool
 
 
 class CatalogJson(TypedDict):
@@ -89,6 +90,7 @@ class ViewJson(TypedDict):
     name: str
     columns: list[ColumnJson]
     query: RelJson
+    local: bool
 
 
 class PlanJson(TypedDict):
@@ -111,6 +113,7 @@ def relation_json(relation: Relation) -> RelationJson:
         "primary_key": list(relation.primary_key),
         "append_only": relation.append_only,
         "materialized": relation.kind is RelationKind.VIEW and relation.materialized,
+        "local": relation.local,
     }
 
 
@@ -119,7 +122,12 @@ def plan_json(logical: plan.Plan) -> PlanJson:
         "version": PLAN_VERSION,
         "inputs": [relation_json(relation) for relation in logical.inputs],
         "views": [
-            {"name": view.name, "columns": _columns(view.columns), "query": rel_json(view.query)}
+            {
+                "name": view.name,
+                "columns": _columns(view.columns),
+                "query": rel_json(view.query),
+                "local": view.local,
+            }
             for view in logical.views
         ],
     }

@@ -103,6 +103,7 @@ class ViewPlan:
     name: str
     columns: tuple[Field, ...]
     query: Rel
+    local: bool = False  # computed for other views, never published
 
 
 @dataclass(frozen=True, slots=True)

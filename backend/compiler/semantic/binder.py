@@ -168,7 +168,9 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> _Outcome:
         emit_final=emit_final,
         properties=properties.as_pairs(),
     )
-    return _Outcome(relation, plan.ViewPlan(relation.name, bound.columns, bound.rel))
+    return _Outcome(
+        relation, plan.ViewPlan(relation.name, bound.columns, bound.rel, relation.local)
+    )
 
 
 def _check_distinct_names(

@@ -34,6 +34,7 @@ def test_result_json_has_exactly_the_contract_keys() -> None:
         "primary_key",
         "append_only",
         "materialized",
+        "local",
     ]
     json.dumps(payload)  # serialisable as is
 
