@@ -27,3 +27,11 @@ def frontend_index(request: HttpRequest) -> HttpResponse:
             "The front end is not built: run `make install`.", status=503, content_type="text/plain"
         )
     return FileResponse(index.open("rb"), content_type="text/html")
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The envelope of every error the API returns."""
+
+    message = serializers.CharField()
+    code = serializers.CharField()
+    details = serializers.JSONField(allow_null=True)

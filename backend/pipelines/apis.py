@@ -6,6 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.apis import ErrorSerializer
 from backend.core.errors import ApplicationError
 from backend.pipelines import selectors, services
 from backend.pipelines.models import DesiredState, State
@@ -59,7 +60,7 @@ class PipelineListApi(APIView):
 
     @extend_schema(
         request=PipelineCreateSerializer,
-        responses={201: PipelineSerializer},
+        responses={201: PipelineSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
         operation_id="pipelines_create",
     )
     def post(self, request: Request) -> Response:
@@ -70,14 +71,18 @@ class PipelineListApi(APIView):
 
 
 class PipelineDetailApi(APIView):
-    @extend_schema(responses=PipelineSerializer, operation_id="pipelines_retrieve")
+    @extend_schema(
+        responses={200: PipelineSerializer, 404: ErrorSerializer}, operation_id="pipelines_retrieve"
+    )
     def get(self, request: Request, name: str) -> Response:
         return Response(PipelineSerializer(selectors.pipeline_get(name=name)).data)
 
 
 class PipelineActionApi(APIView):
     @extend_schema(
-        request=None, responses={202: PipelineSerializer}, operation_id="pipelines_action"
+        request=None,
+        responses={202: PipelineSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+        operation_id="pipelines_action",
     )
     def post(self, request: Request, name: str, action: str) -> Response:
         pipeline = services.pipeline_request_action(name=name, action=action, actor=_actor(request))
@@ -87,7 +92,12 @@ class PipelineActionApi(APIView):
 class PipelineIngressApi(APIView):
     @extend_schema(
         request={"application/json": {"type": "array", "items": {"type": "object"}}},
-        responses=IngressResultSerializer,
+        responses={
+            200: IngressResultSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+        },
         operation_id="pipelines_ingress",
     )
     def post(self, request: Request, name: str, relation: str) -> Response:

@@ -6,23 +6,33 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.apis import ErrorSerializer
 from backend.programs import selectors, services
 from backend.programs.models import ProgramVersion
 
 MAX_SQL_CHARS = 1_000_000
 
 
-class DiagnosticSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    severity = serializers.ChoiceField(choices=["error", "warning"])
-    message = serializers.CharField()
+class SpanSerializer(serializers.Serializer):
+    """1-based lines and columns, end exclusive (as Monaco counts them)."""
+
     start_line_number = serializers.IntegerField()
     start_column = serializers.IntegerField()
     end_line_number = serializers.IntegerField()
     end_column = serializers.IntegerField()
+
+
+class DiagnosticNoteSerializer(SpanSerializer):
+    message = serializers.CharField()
+
+
+class DiagnosticSerializer(SpanSerializer):
+    code = serializers.CharField()
+    severity = serializers.ChoiceField(choices=["error", "warning"])
+    message = serializers.CharField()
     snippet = serializers.CharField(allow_blank=True)
-    hint = serializers.CharField(allow_null=True, required=False)
-    notes = serializers.ListField(child=serializers.DictField(), required=False)
+    hint = serializers.CharField(allow_null=True)
+    notes = DiagnosticNoteSerializer(many=True)
 
 
 class ColumnSerializer(serializers.Serializer):
@@ -35,9 +45,10 @@ class RelationSerializer(serializers.Serializer):
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=["table", "stream", "view"])
     columns = ColumnSerializer(many=True)
-    primary_key = serializers.ListField(child=serializers.CharField(), required=False)
-    append_only = serializers.BooleanField(required=False)
-    materialized = serializers.BooleanField(required=False)
+    primary_key = serializers.ListField(child=serializers.CharField())
+    append_only = serializers.BooleanField()
+    materialized = serializers.BooleanField()
+    local = serializers.BooleanField()
 
 
 class CatalogSerializer(serializers.Serializer):
@@ -80,7 +91,9 @@ class ProgramVersionSerializer(serializers.Serializer):
 
 class ValidateApi(APIView):
     @extend_schema(
-        request=SqlInputSerializer, responses=ValidateOutputSerializer, operation_id="validate"
+        request=SqlInputSerializer,
+        responses={200: ValidateOutputSerializer, 400: ErrorSerializer},
+        operation_id="validate",
     )
     def post(self, request: Request) -> Response:
         data = SqlInputSerializer(data=request.data)
@@ -107,7 +120,9 @@ class ProgramListApi(APIView):
 
 
 class ProgramDetailApi(APIView):
-    @extend_schema(responses=ProgramSerializer, operation_id="programs_retrieve")
+    @extend_schema(
+        responses={200: ProgramSerializer, 404: ErrorSerializer}, operation_id="programs_retrieve"
+    )
     def get(self, request: Request, name: str) -> Response:
         return Response(ProgramSerializer(selectors.program_latest_version(name=name)).data)
 

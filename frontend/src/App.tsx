@@ -8,7 +8,7 @@ import { RunPanel } from './features/pipeline/RunPanel';
 import { usePipeline } from './features/pipeline/usePipeline';
 import { usePipelineSocket } from './features/pipeline/usePipelineSocket';
 import { pipelineFromSearch } from './lib/query';
-import type { ParsedState } from './lib/wsMessages';
+import type { ParsedDelta, ParsedState } from './lib/wsMessages';
 
 // Monaco is most of the bundle: load it in its own chunk so the run, ingest and
 // change panels work while the editor is still arriving.
@@ -20,16 +20,19 @@ const CHANGES_PER_VIEW = 500;
 export function App() {
   const [name] = useState(() => pipelineFromSearch(window.location.search));
   const control = usePipeline(name);
-  const { applyState } = control;
+  const { applyState, noteStep } = control;
   const { program, error: programError, setProgram } = useProgram(control.pipeline?.program ?? null);
   const [store] = useState(() => new ChangeStore(CHANGES_PER_VIEW));
 
   const handlers = useMemo(
     () => ({
-      onDelta: store.add.bind(store),
+      onDelta: (delta: ParsedDelta) => {
+        store.add(delta);
+        noteStep(delta.step);
+      },
       onState: (s: ParsedState) => applyState(s.state, s.error),
     }),
-    [store, applyState],
+    [store, applyState, noteStep],
   );
   const socket = usePipelineSocket(name, handlers);
 

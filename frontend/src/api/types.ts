@@ -1,84 +1,38 @@
 /**
  * The single place the front end's API types live.
  *
- * These are the shapes of docs/contracts.md, written by hand until the backend
- * publishes its OpenAPI schema. `make openapi` then generates
- * `src/api/schema.d.ts` with openapi-typescript, and this file becomes a list of
- * aliases such as
- *
- *     import type { components } from './schema';
- *     export type Program = components['schemas']['Program'];
- *
- * so nothing outside this file has to change. Import API types from here only.
+ * HTTP shapes come from the backend's OpenAPI schema: `make openapi` writes
+ * `openapi.json` and generates `schema.d.ts` from it with openapi-typescript;
+ * a backend test fails when the committed schema is stale. Row values and the
+ * websocket messages are not described by OpenAPI and are declared here, as
+ * docs/contracts.md gives them. Import API types from this file only.
  */
 
-export type Severity = 'error' | 'warning';
+import type { components } from './schema';
 
+type Schemas = components['schemas'];
+
+export type Severity = Schemas['SeverityEnum'];
+export type Diagnostic = Schemas['Diagnostic'];
+export type DiagnosticNote = Schemas['DiagnosticNote'];
 /** A position span: 1-based lines and columns, end exclusive (Monaco-ready). */
-export interface SourceSpan {
-  start_line_number: number;
-  start_column: number;
-  end_line_number: number;
-  end_column: number;
-}
+export type SourceSpan = Pick<
+  Diagnostic,
+  'start_line_number' | 'start_column' | 'end_line_number' | 'end_column'
+>;
+export type Column = Schemas['Column'];
+export type RelationKind = Schemas['KindEnum'];
+export type Relation = Schemas['Relation'];
+export type Catalog = Schemas['Catalog'];
+export type ValidateResponse = Schemas['ValidateOutput'];
+export type Program = Schemas['Program'];
+export type Pipeline = Schemas['Pipeline'];
+export type PipelineState = Schemas['StateEnum'];
+export type IngressResponse = Schemas['IngressResult'];
+/** The error envelope every 4xx answer carries. */
+export type ErrorEnvelope = Schemas['Error'];
 
-export interface DiagnosticNote extends SourceSpan {
-  message: string;
-}
-
-export interface Diagnostic extends SourceSpan {
-  /** Stable code: SQL1xx syntax, SQL2xx names and types, SQL3xx streaming, SQL4xx Spark. */
-  code: string;
-  severity: Severity;
-  message: string;
-  snippet?: string;
-  notes?: DiagnosticNote[];
-  hint?: string | null;
-}
-
-export interface Column {
-  name: string;
-  /** Canonical upper-case type, e.g. `BIGINT`, `DECIMAL(10,2)`, `TIMESTAMP`. */
-  type: string;
-  nullable: boolean;
-}
-
-export type RelationKind = 'table' | 'stream' | 'view';
-
-export interface Relation {
-  name: string;
-  kind: RelationKind;
-  columns: Column[];
-  primary_key: string[];
-  append_only: boolean;
-  materialized: boolean;
-}
-
-export interface Catalog {
-  relations: Relation[];
-}
-
-export interface ValidateRequest {
-  sql: string;
-}
-
-export interface ValidateResponse {
-  diagnostics: Diagnostic[];
-  catalog: Catalog;
-}
-
-export interface Program {
-  name: string;
-  sql: string;
-  version: number;
-  status: 'ok' | 'error';
-  diagnostics: Diagnostic[];
-  catalog: Catalog;
-  compile_ms: number;
-  created_at: string;
-  updated_at: string;
-}
-
+/** Every pipeline state, in lifecycle order (checked against the schema's enum). */
 export const PIPELINE_STATES = [
   'stopped',
   'starting',
@@ -88,23 +42,9 @@ export const PIPELINE_STATES = [
   'resuming',
   'stopping',
   'failed',
-] as const;
-
-export type PipelineState = (typeof PIPELINE_STATES)[number];
+] as const satisfies readonly PipelineState[];
 
 export type PipelineAction = 'start' | 'pause' | 'resume' | 'stop';
-
-export interface Pipeline {
-  name: string;
-  program: string;
-  program_version: number;
-  desired_state: string;
-  state: PipelineState;
-  error: string | null;
-  last_step: number | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /** A JSON scalar as it appears in a row: numbers, strings (timestamps, decimals), bools, null. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -113,18 +53,6 @@ export type Row = Record<string, JsonValue>;
 
 /** `{"insert": row}`, `{"delete": row}`, or a bare row (an insert). */
 export type Change = { insert: Row } | { delete: Row } | Row;
-
-export interface IngressResponse {
-  accepted: number;
-  seq: number;
-}
-
-/** The error envelope every 4xx answer carries. */
-export interface ErrorEnvelope {
-  message: string;
-  code: string;
-  details: unknown;
-}
 
 // Websocket `/ws/pipelines/{name}/`, server → client.
 

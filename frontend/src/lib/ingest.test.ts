@@ -9,6 +9,7 @@ const rel = (name: string, kind: Relation['kind'], columns: Relation['columns'] 
   primary_key: [],
   append_only: false,
   materialized: false,
+  local: false,
 });
 
 describe('ingestTargets', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PIPELINE_STATES, type PipelineState } from '../api/types';
+import { PIPELINE_STATES, type Pipeline, type PipelineState } from '../api/types';
 import { actionTarget, enabledActions, isSettled, isTransitional, needsPolling, pollDelay, stateTone } from './pipelineState';
 
 function enabledList(state: PipelineState | null): string[] {
@@ -49,7 +49,7 @@ describe('isSettled', () => {
   });
 
   it('does not poll forever on a desired state it does not know', () => {
-    expect(isSettled({ state: 'running', desired_state: 'something-new' })).toBe(true);
+    expect(isSettled({ state: 'running', desired_state: 'something-new' as Pipeline['desired_state'] })).toBe(true);
   });
 });
 
@@ -85,7 +85,7 @@ describe('actionTarget and needsPolling', () => {
   });
 
   it('polls after an action until the target or a failure is reached', () => {
-    expect(needsPolling({ state: 'stopped', desired_state: 'whatever' }, 'running')).toBe(true);
+    expect(needsPolling({ state: 'stopped', desired_state: 'whatever' as Pipeline['desired_state'] }, 'running')).toBe(true);
     expect(needsPolling({ state: 'starting', desired_state: 'running' }, 'running')).toBe(true);
     expect(needsPolling({ state: 'running', desired_state: 'running' }, 'running')).toBe(false);
     expect(needsPolling({ state: 'failed', desired_state: 'running' }, 'running')).toBe(false);

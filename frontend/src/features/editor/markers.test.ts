@@ -8,13 +8,16 @@ import { MARKER_OWNER, diagnosticRange, toMarker, toMarkers, type SeverityEnum }
 const SEVERITY: SeverityEnum = { Error: 8, Warning: 4 };
 
 const diag = (over: Partial<Diagnostic> = {}): Diagnostic => ({
-  code: 'SQL201',
+  code: 'SQL202',
   severity: 'error',
   message: "Unknown column 'amout' in table 'orders'",
   start_line_number: 3,
   start_column: 10,
   end_line_number: 3,
   end_column: 15,
+  snippet: '  SELECT amout FROM orders;',
+  hint: null,
+  notes: [],
   ...over,
 });
 
@@ -35,7 +38,7 @@ describe('toMarker', () => {
 
   it('carries the code and names Weir as the source', () => {
     const m = toMarker(diag(), SEVERITY);
-    expect(m.code).toBe('SQL201');
+    expect(m.code).toBe('SQL202');
     expect(m.source).toBe(MARKER_OWNER);
   });
 

@@ -58,7 +58,7 @@ export function toMarker(d: Diagnostic, severities: SeverityEnum, resource?: Uri
     code: d.code,
     source: MARKER_OWNER,
   };
-  if (resource && d.notes && d.notes.length > 0) {
+  if (resource && d.notes.length > 0) {
     marker.relatedInformation = d.notes.map((n) => ({ resource, message: n.message, ...diagnosticRange(n) }));
   }
   return marker;

@@ -10,6 +10,9 @@ const d = (code: string, line: number, col: number, severity: Diagnostic['severi
   start_column: col,
   end_line_number: line,
   end_column: col + 1,
+  snippet: '',
+  hint: null,
+  notes: [],
 });
 
 describe('sortDiagnostics', () => {

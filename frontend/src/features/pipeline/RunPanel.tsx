@@ -45,7 +45,7 @@ export function RunPanel({ pipeline, programVersion, busy, actionError, onAction
         <p className="muted small">
           Runs program version {pipeline.program_version}
           {stale ? ` (latest is ${programVersion}; restart to run it)` : ''}
-          {pipeline.last_step !== null ? ` · step ${pipeline.last_step}` : ''}
+          {` · step ${pipeline.last_step}`}
         </p>
       )}
       {state === 'failed' && pipeline?.error ? (

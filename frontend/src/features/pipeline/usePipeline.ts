@@ -16,6 +16,8 @@ export interface PipelineControl {
   act: (action: PipelineAction) => void;
   /** A state pushed by the websocket. */
   applyState: (state: PipelineState, error: string | null) => void;
+  /** A delta of this step arrived: the pipeline has run at least this far. */
+  noteStep: (step: number) => void;
 }
 
 /**
@@ -102,9 +104,13 @@ export function usePipeline(name: string): PipelineControl {
   );
 
   const applyState = useCallback((state: PipelineState, error: string | null) => {
-    setPipeline((p) => (p ? { ...p, state, error } : p));
+    setPipeline((p) => (p ? { ...p, state, error: error ?? '' } : p));
     setTarget((t) => (t !== null && (state === t || state === 'failed') ? null : t));
   }, []);
 
-  return { pipeline, loadError, busy, actionError, act, applyState };
+  const noteStep = useCallback((step: number) => {
+    setPipeline((p) => (p && step > p.last_step ? { ...p, last_step: step } : p));
+  }, []);
+
+  return { pipeline, loadError, busy, actionError, act, applyState, noteStep };
 }
