@@ -167,13 +167,13 @@ def _table_constraint(c: Cursor) -> stmt.TableConstraint | None:
         if not c.at_word("primary", "foreign"):
             c.fail("PRIMARY KEY", "FOREIGN KEY")
     if c.accept_words("primary", "key"):
-        columns = _column_list(c)
+        columns = query_parser.identifier_list(c)
         return stmt.PrimaryKey(columns, Span(start, c.previous_end))
     if c.accept_words("foreign", "key"):
-        columns = _column_list(c)
+        columns = query_parser.identifier_list(c)
         c.expect_word("references")
         table = c.expect_identifier("a table name")
-        referenced = _column_list(c) if c.at_symbol("(") else ()
+        referenced = query_parser.identifier_list(c) if c.at_symbol("(") else ()
         return stmt.ForeignKey(columns, table, referenced, Span(start, c.previous_end))
     return None
 
@@ -214,15 +214,6 @@ def _column_def(c: Cursor) -> stmt.ColumnDef:
     )
 
 
-def _column_list(c: Cursor) -> tuple[ast.Identifier, ...]:
-    c.expect_symbol("(")
-    names = [c.expect_identifier("a column name")]
-    while c.accept_symbol(","):
-        names.append(c.expect_identifier("a column name"))
-    c.expect_symbol(")")
-    return tuple(names)
-
-
 def _properties(c: Cursor) -> tuple[stmt.Property, ...]:
     """`WITH ('key' = 'value', ...)`; absent means no properties."""
     if not c.accept_word("with"):
@@ -251,7 +242,7 @@ def _create_view(
     columns_span = None
     if c.at_symbol("("):
         columns_start = c.current.start
-        columns = _column_list(c)
+        columns = query_parser.identifier_list(c)
         columns_span = Span(columns_start, c.previous_end)
     properties = _properties(c)
     c.expect_word("as")
@@ -276,7 +267,7 @@ def _insert(c: Cursor) -> stmt.Insert:
     target = c.expect_identifier("a table or stream name")
     following = c.peek()
     starts_query = following.kind is TokenKind.WORD and following.value in _QUERY_START
-    columns = _column_list(c) if c.at_symbol("(") and not starts_query else ()
+    columns = query_parser.identifier_list(c) if c.at_symbol("(") and not starts_query else ()
     query = query_parser.parse_query(c)
     return stmt.Insert(target, columns, query, Span(start, c.previous_end))
 

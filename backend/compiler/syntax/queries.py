@@ -51,7 +51,7 @@ def _with(c: Cursor) -> tuple[tuple[ast.CommonTableExpr, ...], Span]:
     ctes = []
     while True:
         name = c.expect_identifier("a name for the WITH query")
-        columns = _identifier_list(c) if c.at_symbol("(") else ()
+        columns = identifier_list(c) if c.at_symbol("(") else ()
         c.expect_word("as")
         c.expect_symbol("(")
         query = parse_query(c)
@@ -226,7 +226,8 @@ def _alias(c: Cursor) -> ast.Identifier | None:
     return None
 
 
-def _identifier_list(c: Cursor) -> tuple[ast.Identifier, ...]:
+def identifier_list(c: Cursor) -> tuple[ast.Identifier, ...]:
+    """`(a, b, ...)`: column names in a column list, USING, or after an alias."""
     c.expect_symbol("(")
     names = [c.expect_identifier("a column name")]
     while c.accept_symbol(","):
@@ -267,7 +268,7 @@ def _join(c: Cursor, left: ast.FromItem) -> ast.Join:
         if c.accept_word("on"):
             condition = expr_parser.parse_expr(c)
         elif c.accept_word("using"):
-            using = _identifier_list(c)
+            using = identifier_list(c)
         else:
             c.fail("ON", "USING")
     span = left.span.to(Span(keyword_start, c.previous_end))
@@ -315,5 +316,5 @@ def _table_function(c: Cursor, call: ast.Expr, lateral: bool, start: int) -> ast
 
 def _correlation(c: Cursor) -> tuple[ast.Identifier | None, tuple[ast.Identifier, ...]]:
     alias = _alias(c)
-    columns = _identifier_list(c) if alias is not None and c.at_symbol("(") else ()
+    columns = identifier_list(c) if alias is not None and c.at_symbol("(") else ()
     return alias, columns
