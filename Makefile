@@ -22,8 +22,8 @@ run: install
 test: install lint typecheck test-frontend test-python
 
 lint:
-	$(VENV)/bin/ruff check backend worker tests
-	$(VENV)/bin/ruff format --check backend worker tests
+	$(VENV)/bin/ruff check backend worker tests bench
+	$(VENV)/bin/ruff format --check backend worker tests bench
 
 typecheck:
 	$(VENV)/bin/mypy
