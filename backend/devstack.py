@@ -83,7 +83,9 @@ def services(state_dir: Path) -> Iterator[dict[str, str]]:
 
 
 def _python(*args: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, *args], cwd=REPO_DIR, env=env)
+    # A session of its own: Ctrl-C reaches only this process, which then stops
+    # the servers in order (the Spark runners first, while the database is up).
+    return subprocess.Popen([sys.executable, *args], cwd=REPO_DIR, env=env, start_new_session=True)
 
 
 def _manage(args: list[str], env: dict[str, str]) -> None:
@@ -111,7 +113,7 @@ def web_server(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
 
 def celery_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
     return _python(
-        "-m", "celery", "-A", "worker.app", "worker",
+        "-m", "celery", "-A", "worker.app", "--quiet", "worker",
         "--pool", "threads", "--concurrency", "8", "--loglevel", "WARNING",
         "--without-gossip", "--without-mingle",
         env=env,

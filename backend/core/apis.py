@@ -1,6 +1,6 @@
 from django.conf import settings
 from django.db import connection
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -26,7 +26,7 @@ def frontend_index(request: HttpRequest) -> HttpResponse:
         return HttpResponse(
             "The front end is not built: run `make install`.", status=503, content_type="text/plain"
         )
-    return FileResponse(index.open("rb"), content_type="text/html")
+    return HttpResponse(index.read_bytes(), content_type="text/html")
 
 
 class ErrorSerializer(serializers.Serializer):

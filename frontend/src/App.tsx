@@ -16,6 +16,8 @@ const EditorPane = lazy(() => import('./features/editor/EditorPane').then((m) =>
 
 /** How many changes each view keeps on screen. */
 const CHANGES_PER_VIEW = 500;
+/** How many past steps a freshly opened page shows. */
+const HISTORY_STEPS = 50;
 
 export function App() {
   const [name] = useState(() => pipelineFromSearch(window.location.search));
@@ -34,7 +36,12 @@ export function App() {
     }),
     [store, applyState, noteStep],
   );
-  const socket = usePipelineSocket(name, handlers);
+  const loadedStep = control.pipeline?.last_step ?? null;
+  const socket = usePipelineSocket(
+    name,
+    handlers,
+    loadedStep === null ? null : Math.max(0, loadedStep - HISTORY_STEPS),
+  );
 
   useEffect(() => {
     document.title = program ? `${program.name} — Weir` : 'Weir';

@@ -10,21 +10,31 @@ interface Handlers {
 }
 
 /**
- * Keeps a websocket to `/ws/pipelines/{name}/` open. After a drop it
+ * Keeps a websocket to `/ws/pipelines/{name}/` open, once `startAfter` (the
+ * step after which the first connection asks for stored deltas) is known. After a drop it
  * reconnects with backoff, asking for the steps from the last one seen on
  * (`?after_step=<last step - 1>`): a step's views arrive as separate messages,
  * so the last step may be incomplete; repeated (view, step) pairs are dropped
  * by the change store.
  */
-export function usePipelineSocket(pipeline: string, handlers: Handlers): SocketStatus {
+export function usePipelineSocket(
+  pipeline: string,
+  handlers: Handlers,
+  startAfter: number | null,
+): SocketStatus {
   const [status, setStatus] = useState<SocketStatus>('connecting');
   const latest = useRef(handlers);
+  const firstAfter = useRef(startAfter);
+  const ready = startAfter !== null;
 
+  // Declared before the connecting effect, so it runs first in the same commit.
   useEffect(() => {
     latest.current = handlers;
-  }, [handlers]);
+    firstAfter.current = startAfter;
+  }, [handlers, startAfter]);
 
   useEffect(() => {
+    if (!ready) return;
     let socket: WebSocket | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let attempt = 0;
@@ -33,7 +43,7 @@ export function usePipelineSocket(pipeline: string, handlers: Handlers): SocketS
     let opened = false;
 
     const connect = () => {
-      const afterStep = opened ? Math.max(0, (lastStep ?? 0) - 1) : null;
+      const afterStep = opened ? Math.max(0, (lastStep ?? 0) - 1) : firstAfter.current;
       const ws = new WebSocket(pipelineSocketUrl(window.location, pipeline, afterStep));
       socket = ws;
       ws.onopen = () => {
@@ -65,7 +75,7 @@ export function usePipelineSocket(pipeline: string, handlers: Handlers): SocketS
       clearTimeout(timer);
       socket?.close();
     };
-  }, [pipeline]);
+  }, [pipeline, ready]);
 
   return status;
 }
