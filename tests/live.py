@@ -22,6 +22,7 @@ import psycopg
 from websockets.sync.client import ClientConnection, connect
 
 from backend import devstack
+from backend.embedded import free_port
 
 STATE_TIMEOUT_S = 240
 
@@ -77,7 +78,7 @@ def next_message(ws: ClientConnection, type_: str, timeout: float = 120) -> dict
 
 
 def _admin_connection(database_url: str) -> psycopg.Connection[Any]:
-    return psycopg.connect(devstack._with_database(database_url, "postgres"), autocommit=True)
+    return psycopg.connect(devstack.with_database(database_url, "postgres"), autocommit=True)
 
 
 def live_stack(state_dir: Path) -> Iterator[LiveStack]:
@@ -87,7 +88,7 @@ def live_stack(state_dir: Path) -> Iterator[LiveStack]:
         conn.execute(f'CREATE DATABASE "{name}"')
     env = {
         **os.environ,
-        "DATABASE_URL": devstack._with_database(base_url, name),
+        "DATABASE_URL": devstack.with_database(base_url, name),
         "DJANGO_SETTINGS_MODULE": "backend.config.settings.test",
         "WEIR_STATE_DIR": str(state_dir),
     }
@@ -95,7 +96,7 @@ def live_stack(state_dir: Path) -> Iterator[LiveStack]:
         [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
         cwd=devstack.REPO_DIR, env=env, check=True,
     )  # fmt: skip
-    port = devstack.free_port()
+    port = free_port()
     stack = LiveStack(url=f"http://127.0.0.1:{port}", env=env)
     stack.processes = [devstack.web_server(env, port), devstack.celery_worker(env)]
     try:

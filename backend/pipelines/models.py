@@ -1,3 +1,6 @@
+import json
+from typing import Any
+
 from django.db import models
 
 from backend.programs.models import Program, ProgramVersion
@@ -97,7 +100,12 @@ class ViewDelta(models.Model):
     pipeline = models.ForeignKey(Pipeline, on_delete=models.CASCADE, related_name="deltas")
     step = models.BigIntegerField()
     view = models.CharField(max_length=200)
-    changes = models.JSONField()
+    # JSON text, not jsonb: jsonb reorders object keys, and rows keep the view's column order.
+    changes_json = models.TextField()
+
+    @property
+    def changes(self) -> list[dict[str, Any]]:
+        return json.loads(self.changes_json)  # type: ignore[no-any-return]
 
     class Meta:
         constraints = [

