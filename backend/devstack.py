@@ -11,6 +11,7 @@ prints the URL; Ctrl-C stops everything it started.
 import argparse
 import contextlib
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -81,7 +82,7 @@ def _manage(args: list[str], env: dict[str, str]) -> None:
     subprocess.run([sys.executable, "manage.py", *args], cwd=REPO_DIR, env=env, check=True)
 
 
-def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
+def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
     for process in processes:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
@@ -124,6 +125,16 @@ def wait_for_http(url: str, timeout: float = 60) -> None:
         time.sleep(0.2)
 
 
+def _demo_password_file() -> Path:
+    """The demo user's password: made up once per checkout, kept in the state folder."""
+    path = STATE_DIR / "admin-password"
+    if not path.exists():
+        STATE_DIR.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(12) + "\n")
+        path.chmod(0o600)
+    return path
+
+
 def command_run(port: int) -> int:
     with services(STATE_DIR) as urls:
         env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "backend.config.settings.dev"}
@@ -132,8 +143,13 @@ def command_run(port: int) -> int:
         try:
             url = f"http://127.0.0.1:{port}/"
             wait_for_http(url + "api/v1/health")
-            _manage(["weir_demo"], env)
-            print(f"\nweir: serving the IDE at {url}?pipeline=demo  (Ctrl-C stops)\n", flush=True)
+            password_file = _demo_password_file()
+            _manage(["weir_demo", "--password-file", str(password_file)], env)
+            print(
+                f"\nweir: serving the IDE at {url}?pipeline=demo  (Ctrl-C stops)"
+                f"\nweir: sign in as admin / {password_file.read_text().strip()}\n",
+                flush=True,
+            )
             while all(p.poll() is None for p in processes):
                 time.sleep(0.5)
             print("weir: a server process exited; stopping", file=sys.stderr)
@@ -143,7 +159,7 @@ def command_run(port: int) -> int:
         finally:
             with contextlib.suppress(Exception):
                 _manage(["weir_stop_runners"], env)
-            _stop(processes)
+            stop_processes(processes)
 
 
 def command_test(pytest_args: list[str]) -> int:

@@ -25,33 +25,53 @@ from backend import devstack
 from backend.embedded import free_port
 
 STATE_TIMEOUT_S = 240
+USER, PASSWORD, TEAM = "tester", "tester-password", "testers"
+DEFAULT = object()
 
 
 @dataclass
 class LiveStack:
     url: str
     env: dict[str, str]
+    api_key: str = ""
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
+    def manage(self, *args: str) -> str:
+        """Run a manage.py command against this stack's database; its output."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=devstack.REPO_DIR, env=self.env, check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        return done.stdout.strip()
+
     def api(
-        self, method: str, path: str, body: Any = None, raw: bytes | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        raw: bytes | None = None,
+        key: Any = DEFAULT,
     ) -> tuple[int, Any]:
+        """Call the API as the test user's write key (or `key`, None for no key)."""
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        headers = {"Content-Type": "application/json"}
+        key = self.api_key if key is DEFAULT else key
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
         request = urllib.request.Request(
-            f"{self.url}/api/v1/{path}",
-            data=data,
-            method=method,
-            headers={"Content-Type": "application/json", "Accept": "application/json"},
+            f"{self.url}/api/v1/{path}", data=data, method=method, headers=headers
         )
         try:
             with urllib.request.urlopen(request, timeout=60) as response:
-                return response.status, json.loads(response.read() or b"null")
+                return response.status, _body(response.read())
         except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read() or b"null")
+            return err.code, _body(err.read())
 
-    def websocket(self, path: str) -> ClientConnection:
+    def websocket(self, path: str, key: Any = DEFAULT) -> ClientConnection:
         ws_url = self.url.replace("http://", "ws://") + path
-        return connect(ws_url, additional_headers={"Origin": self.url}, open_timeout=30)
+        key = self.api_key if key is DEFAULT else key
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return connect(ws_url, additional_headers=headers, open_timeout=30)
 
     def wait_for_state(
         self, pipeline: str, state: str, timeout: float = STATE_TIMEOUT_S
@@ -66,6 +86,14 @@ class LiveStack:
             assert body["state"] != "failed" or state == "failed", body["error"]
             assert time.monotonic() < deadline, f"{pipeline} still {body['state']}, not {state}"
             time.sleep(0.2)
+
+
+def _body(raw: bytes) -> Any:
+    """JSON answers decoded; anything else (the HTML docs page) as text."""
+    try:
+        return json.loads(raw or b"null")
+    except ValueError:
+        return raw.decode(errors="replace")
 
 
 def next_message(ws: ClientConnection, type_: str, timeout: float = 120) -> dict[str, Any]:
@@ -92,20 +120,18 @@ def live_stack(state_dir: Path) -> Iterator[LiveStack]:
         "DJANGO_SETTINGS_MODULE": "backend.config.settings.test",
         "WEIR_STATE_DIR": str(state_dir),
     }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-        cwd=devstack.REPO_DIR, env=env, check=True,
-    )  # fmt: skip
     port = free_port()
     stack = LiveStack(url=f"http://127.0.0.1:{port}", env=env)
+    stack.manage("migrate", "--no-input", "-v", "0")
     stack.processes = [devstack.web_server(env, port), devstack.celery_worker(env)]
     try:
+        stack.api_key = stack.manage(
+            "weir_user", USER, "--team", TEAM, "--password", PASSWORD, "--api-key", "tests"
+        )
         devstack.wait_for_http(f"{stack.url}/api/v1/health")
         yield stack
     finally:
-        subprocess.run(
-            [sys.executable, "manage.py", "weir_stop_runners"], cwd=devstack.REPO_DIR, env=env
-        )
-        devstack._stop(stack.processes)
+        stack.manage("weir_stop_runners")
+        devstack.stop_processes(stack.processes)
         with _admin_connection(base_url) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

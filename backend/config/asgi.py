@@ -9,14 +9,14 @@ from django.core.asgi import get_asgi_application
 django_http = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from backend.accounts.websocket import authenticated_websockets  # noqa: E402
 from backend.pipelines.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": ASGIStaticFilesHandler(django_http),
-        "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+        "websocket": authenticated_websockets(URLRouter(websocket_urlpatterns)),
     }
 )

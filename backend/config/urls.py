@@ -7,6 +7,7 @@ api_v1 = [
     path("health", HealthApi.as_view(), name="health"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("", include("backend.accounts.urls")),
     path("", include("backend.programs.urls")),
     path("", include("backend.pipelines.urls")),
 ]

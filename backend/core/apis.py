@@ -1,14 +1,20 @@
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.core.errors import error_body
+
 
 class HealthApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
     @extend_schema(
         responses=inline_serializer("Health", {"status": serializers.CharField()}),
         operation_id="health",
@@ -35,3 +41,9 @@ class ErrorSerializer(serializers.Serializer):
     message = serializers.CharField()
     code = serializers.CharField()
     details = serializers.JSONField(allow_null=True)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """Django's CSRF refusal, in the API's error envelope."""
+    body = error_body(f"CSRF check failed: {reason}", "csrf_failed")
+    return JsonResponse(body, status=403)

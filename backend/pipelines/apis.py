@@ -6,6 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.accounts.models import ApiKey
 from backend.core.apis import ErrorSerializer
 from backend.core.errors import ApplicationError
 from backend.pipelines import selectors, services
@@ -49,14 +50,15 @@ class PipelineEventSerializer(serializers.Serializer):
 
 
 def _actor(request: Request) -> str:
-    user = getattr(request, "user", None)
-    return f"user:{user.get_username()}" if user and user.is_authenticated else "api"
+    via = f" (key {request.auth.prefix})" if isinstance(request.auth, ApiKey) else ""
+    return f"{request.user.get_username()}{via}"
 
 
 class PipelineListApi(APIView):
     @extend_schema(responses=PipelineSerializer(many=True), operation_id="pipelines_list")
     def get(self, request: Request) -> Response:
-        return Response(PipelineSerializer(selectors.pipeline_list(), many=True).data)
+        pipelines = selectors.pipeline_list(user=request.user)
+        return Response(PipelineSerializer(pipelines, many=True).data)
 
     @extend_schema(
         request=PipelineCreateSerializer,
@@ -66,7 +68,7 @@ class PipelineListApi(APIView):
     def post(self, request: Request) -> Response:
         data = PipelineCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        pipeline = services.pipeline_create(**data.validated_data)
+        pipeline = services.pipeline_create(user=request.user, **data.validated_data)
         return Response(PipelineSerializer(pipeline).data, status=status.HTTP_201_CREATED)
 
 
@@ -75,7 +77,9 @@ class PipelineDetailApi(APIView):
         responses={200: PipelineSerializer, 404: ErrorSerializer}, operation_id="pipelines_retrieve"
     )
     def get(self, request: Request, name: str) -> Response:
-        return Response(PipelineSerializer(selectors.pipeline_get(name=name)).data)
+        return Response(
+            PipelineSerializer(selectors.pipeline_get(user=request.user, name=name)).data
+        )
 
 
 class PipelineActionApi(APIView):
@@ -85,7 +89,9 @@ class PipelineActionApi(APIView):
         operation_id="pipelines_action",
     )
     def post(self, request: Request, name: str, action: str) -> Response:
-        pipeline = services.pipeline_request_action(name=name, action=action, actor=_actor(request))
+        pipeline = services.pipeline_request_action(
+            user=request.user, name=name, action=action, actor=_actor(request)
+        )
         return Response(PipelineSerializer(pipeline).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -101,7 +107,9 @@ class PipelineIngressApi(APIView):
         operation_id="pipelines_ingress",
     )
     def post(self, request: Request, name: str, relation: str) -> Response:
-        accepted, seq = services.pipeline_ingest(name=name, relation=relation, changes=request.data)
+        accepted, seq = services.pipeline_ingest(
+            user=request.user, name=name, relation=relation, changes=request.data
+        )
         return Response({"accepted": accepted, "seq": seq})
 
 
@@ -116,7 +124,7 @@ class PipelineDeltasApi(APIView):
             after_step = int(request.query_params.get("after_step", "0"))
         except ValueError as err:
             raise ApplicationError("after_step must be an integer") from err
-        pipeline = selectors.pipeline_get(name=name)
+        pipeline = selectors.pipeline_get(user=request.user, name=name)
         deltas = selectors.pipeline_deltas(pipeline=pipeline, after_step=after_step)
         return Response(DeltaSerializer(deltas, many=True).data)
 
@@ -124,7 +132,7 @@ class PipelineDeltasApi(APIView):
 class PipelineEventsApi(APIView):
     @extend_schema(responses=PipelineEventSerializer(many=True), operation_id="pipelines_events")
     def get(self, request: Request, name: str) -> Response:
-        pipeline = selectors.pipeline_get(name=name)
+        pipeline = selectors.pipeline_get(user=request.user, name=name)
         return Response(
             PipelineEventSerializer(selectors.pipeline_events(pipeline=pipeline), many=True).data
         )

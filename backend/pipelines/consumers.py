@@ -1,5 +1,6 @@
 """Websocket: a pipeline's state changes and view deltas, live."""
 
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -10,9 +11,18 @@ from backend.core.errors import NotFound
 from backend.pipelines import events, selectors
 from backend.pipelines.events import PipelineMessage
 
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+# How often a live connection re-checks that its user may still see the pipeline.
+PERMISSION_RECHECK_S = 2.0
+
 
 class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
-    """On connect: the current state, then stored deltas after `?after_step=n`, then live."""
+    """On connect: the current state, then stored deltas after `?after_step=n`, then live.
+
+    The user (session or API key) must see the pipeline: checked at connect and
+    again while messages flow, so a user removed from the team stops receiving.
+    """
 
     async def connect(self) -> None:
         self.pipeline_name: str = self.scope["url_route"]["kwargs"]["name"]
@@ -20,9 +30,13 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         try:
             after_step = int(query.get("after_step", ["-1"])[0])
             backlog = await self._backlog(after_step)
-        except (NotFound, ValueError):
-            await self.close(code=4404)
+        except PermissionError:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        except (NotFound, ValueError):
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.checked_at = time.monotonic()
         await self.channel_layer.group_add(events.group_name(self.pipeline_name), self.channel_name)
         await self.accept()
         for message in backlog:
@@ -30,7 +44,10 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     @database_sync_to_async
     def _backlog(self, after_step: int) -> list[PipelineMessage]:
-        pipeline = selectors.pipeline_get(name=self.pipeline_name)
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            raise PermissionError
+        pipeline = selectors.pipeline_get(user=user, name=self.pipeline_name)
         messages: list[PipelineMessage] = [
             {"type": "state", "state": pipeline.state, "error": pipeline.error or None}
         ]
@@ -46,6 +63,12 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 )
         return messages
 
+    @database_sync_to_async
+    def _still_allowed(self) -> bool:
+        user = self.scope["user"]
+        visible = selectors.visible_pipelines(user=user).filter(name=self.pipeline_name)
+        return user.is_active and visible.exists()  # type: ignore[no-any-return]
+
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "pipeline_name"):
             await self.channel_layer.group_discard(
@@ -53,4 +76,9 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             )
 
     async def pipeline_message(self, event: dict[str, Any]) -> None:
+        if time.monotonic() - self.checked_at > PERMISSION_RECHECK_S:
+            if not await self._still_allowed():
+                await self.close(code=CLOSE_UNAUTHENTICATED)
+                return
+            self.checked_at = time.monotonic()
         await self.send_json(event["message"])

@@ -1,22 +1,32 @@
-"""Reads of pipelines and what they produced."""
+"""Reads of pipelines and what they produced: a user sees their teams' pipelines only."""
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from backend.core.errors import NotFound
 from backend.pipelines.models import Pipeline, PipelineEvent, ViewDelta
 
 
-def pipeline_get(*, name: str) -> Pipeline:
+def visible_pipelines(*, user: AbstractBaseUser) -> QuerySet[Pipeline]:
+    return Pipeline.objects.filter(program__team__members=user)
+
+
+def pipeline_get(*, user: AbstractBaseUser, name: str) -> Pipeline:
     pipeline = (
-        Pipeline.objects.select_related("program", "program_version").filter(name=name).first()
+        visible_pipelines(user=user)
+        .select_related("program", "program_version")
+        .filter(name=name)
+        .first()
     )
     if pipeline is None:
         raise NotFound(f"No pipeline named '{name}'")
     return pipeline
 
 
-def pipeline_list() -> QuerySet[Pipeline]:
-    return Pipeline.objects.select_related("program", "program_version").order_by("name")
+def pipeline_list(*, user: AbstractBaseUser) -> QuerySet[Pipeline]:
+    return (
+        visible_pipelines(user=user).select_related("program", "program_version").order_by("name")
+    )
 
 
 def pipeline_deltas(

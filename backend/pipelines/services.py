@@ -3,6 +3,7 @@
 import json
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from backend.core.errors import ApplicationError, Conflict, NotFound
@@ -17,6 +18,7 @@ from backend.pipelines.models import (
     State,
     ViewDelta,
 )
+from backend.pipelines.selectors import visible_pipelines
 from backend.programs.models import ProgramVersion
 from backend.programs.selectors import program_latest_version
 
@@ -46,18 +48,18 @@ def _locked_by_id(pipeline_id: int) -> Pipeline:
     return Pipeline.objects.select_for_update().get(pk=pipeline_id)
 
 
-def _locked(name: str) -> Pipeline:
-    pipeline = Pipeline.objects.select_for_update().filter(name=name).first()
+def _locked(user: AbstractBaseUser, name: str) -> Pipeline:
+    pipeline = visible_pipelines(user=user).select_for_update().filter(name=name).first()
     if pipeline is None:
         raise NotFound(f"No pipeline named '{name}'")
     return pipeline
 
 
 @transaction.atomic
-def pipeline_create(*, name: str, program: str) -> Pipeline:
+def pipeline_create(*, user: AbstractBaseUser, name: str, program: str) -> Pipeline:
+    version = program_latest_version(user=user, name=program)
     if Pipeline.objects.filter(name=name).exists():
         raise Conflict(f"A pipeline named '{name}' already exists")
-    version = program_latest_version(name=program)
     _require_compiled(version)
     return Pipeline.objects.create(name=name, program=version.program, program_version=version)
 
@@ -133,35 +135,49 @@ def pipeline_runner_exited(
             )
 
 
-def pipeline_request_action(*, name: str, action: str, actor: str) -> Pipeline:
+def pipeline_request_action(
+    *, user: AbstractBaseUser, name: str, action: str, actor: str
+) -> Pipeline:
     """Ask the runner for start, pause, resume or stop; a Celery task sees it through."""
+    with transaction.atomic():
+        pipeline = _locked(user, name)
+        _request(pipeline, action, actor)
+    pipeline.refresh_from_db()
+    return pipeline
+
+
+def pipeline_restart(*, pipeline_id: int, actor: str) -> None:
+    """Start a pipeline again on behalf of Weir itself (after `make run` restarts)."""
+    with transaction.atomic():
+        _request(_locked_by_id(pipeline_id), "start", actor)
+
+
+def _request(pipeline: Pipeline, action: str, actor: str) -> None:
     from worker import tasks  # the worker imports services; import here to avoid a cycle
 
     if action not in ACTIONS:
         raise NotFound(f"No pipeline action '{action}'")
     allowed, desired, transitional, awaited = ACTIONS[action]
-    with transaction.atomic():
-        pipeline = _locked(name)
-        if pipeline.state not in allowed:
-            raise Conflict(
-                f"Cannot {action} pipeline '{name}' while it is {pipeline.state}",
-                details={"state": pipeline.state},
-            )
-        if action == "start":
-            _require_compiled(pipeline.program_version)
-        pipeline.desired_state = desired
-        pipeline.save(update_fields=["desired_state", "updated_at"])
-        pipeline_set_state(pipeline_id=pipeline.pk, to_state=transitional, actor=actor)
-        pipeline_id = pipeline.pk
-        if action == "start":
-            transaction.on_commit(lambda: tasks.pipeline_start.delay(pipeline_id))
-        else:
-            transaction.on_commit(lambda: tasks.pipeline_await_state.delay(pipeline_id, awaited))
-    pipeline.refresh_from_db()
-    return pipeline
+    if pipeline.state not in allowed:
+        raise Conflict(
+            f"Cannot {action} pipeline '{pipeline.name}' while it is {pipeline.state}",
+            details={"state": pipeline.state},
+        )
+    if action == "start":
+        _require_compiled(pipeline.program_version)
+    pipeline.desired_state = desired
+    pipeline.save(update_fields=["desired_state", "updated_at"])
+    pipeline_set_state(pipeline_id=pipeline.pk, to_state=transitional, actor=actor)
+    pipeline_id = pipeline.pk
+    if action == "start":
+        transaction.on_commit(lambda: tasks.pipeline_start.delay(pipeline_id))
+    else:
+        transaction.on_commit(lambda: tasks.pipeline_await_state.delay(pipeline_id, awaited))
 
 
-def pipeline_ingest(*, name: str, relation: str, changes: Any) -> tuple[int, int]:
+def pipeline_ingest(
+    *, user: AbstractBaseUser, name: str, relation: str, changes: Any
+) -> tuple[int, int]:
     """Append changes to the pipeline's durable input log; all or nothing.
 
     Answers (number of changes accepted, sequence number of the last one).
@@ -169,7 +185,7 @@ def pipeline_ingest(*, name: str, relation: str, changes: Any) -> tuple[int, int
     with transaction.atomic():
         # The row lock orders concurrent requests: sequence numbers commit in order,
         # so the runner never reads past a gap that a slower request fills later.
-        pipeline = _locked(name)
+        pipeline = _locked(user, name)
         if pipeline.state in INGRESS_CLOSED:
             raise Conflict(
                 f"Pipeline '{name}' is {pipeline.state}: start it before pushing data",

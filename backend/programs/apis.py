@@ -61,6 +61,7 @@ class SqlInputSerializer(serializers.Serializer):
 
 class ProgramCreateSerializer(SqlInputSerializer):
     name = serializers.SlugField(max_length=100)
+    team = serializers.SlugField(max_length=100, required=False)
 
 
 class ValidateOutputSerializer(serializers.Serializer):
@@ -70,6 +71,7 @@ class ValidateOutputSerializer(serializers.Serializer):
 
 class ProgramSerializer(serializers.Serializer):
     name = serializers.CharField(source="program.name")
+    team = serializers.CharField(source="program.team.name")
     sql = serializers.CharField()
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=ProgramVersion.Status.choices)
@@ -104,7 +106,7 @@ class ValidateApi(APIView):
 class ProgramListApi(APIView):
     @extend_schema(responses=ProgramSerializer(many=True), operation_id="programs_list")
     def get(self, request: Request) -> Response:
-        versions = selectors.program_latest_versions()
+        versions = selectors.program_latest_versions(user=request.user)
         return Response(ProgramSerializer(versions, many=True).data)
 
     @extend_schema(
@@ -115,7 +117,7 @@ class ProgramListApi(APIView):
     def post(self, request: Request) -> Response:
         data = ProgramCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        version = services.program_create(**data.validated_data)
+        version = services.program_create(user=request.user, **data.validated_data)
         return Response(ProgramSerializer(version).data, status=status.HTTP_201_CREATED)
 
 
@@ -124,7 +126,8 @@ class ProgramDetailApi(APIView):
         responses={200: ProgramSerializer, 404: ErrorSerializer}, operation_id="programs_retrieve"
     )
     def get(self, request: Request, name: str) -> Response:
-        return Response(ProgramSerializer(selectors.program_latest_version(name=name)).data)
+        version = selectors.program_latest_version(user=request.user, name=name)
+        return Response(ProgramSerializer(version).data)
 
     @extend_schema(
         request=SqlInputSerializer, responses=ProgramSerializer, operation_id="programs_update"
@@ -132,12 +135,14 @@ class ProgramDetailApi(APIView):
     def put(self, request: Request, name: str) -> Response:
         data = SqlInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        version = services.program_update(name=name, sql=data.validated_data["sql"])
+        version = services.program_update(
+            user=request.user, name=name, sql=data.validated_data["sql"]
+        )
         return Response(ProgramSerializer(version).data)
 
 
 class ProgramVersionListApi(APIView):
     @extend_schema(responses=ProgramVersionSerializer(many=True), operation_id="programs_versions")
     def get(self, request: Request, name: str) -> Response:
-        versions = selectors.program_versions(name=name)
+        versions = selectors.program_versions(user=request.user, name=name)
         return Response(ProgramVersionSerializer(versions, many=True).data)

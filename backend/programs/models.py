@@ -1,10 +1,13 @@
 from django.db import models
 
+from backend.accounts.models import Team
+
 
 class Program(models.Model):
     """A named program; its text lives in versions, the newest is current."""
 
     name = models.SlugField(max_length=100, unique=True)
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="programs")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

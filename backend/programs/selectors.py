@@ -1,15 +1,20 @@
-"""Reads of programs."""
+"""Reads of programs: a user sees the programs of their teams only."""
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from backend.core.errors import NotFound
 from backend.programs.models import Program, ProgramVersion
 
 
-def program_latest_version(*, name: str) -> ProgramVersion:
+def visible_programs(*, user: AbstractBaseUser) -> QuerySet[Program]:
+    return Program.objects.filter(team__members=user)
+
+
+def program_latest_version(*, user: AbstractBaseUser, name: str) -> ProgramVersion:
     version = (
-        ProgramVersion.objects.select_related("program")
-        .filter(program__name=name)
+        ProgramVersion.objects.select_related("program", "program__team")
+        .filter(program__in=visible_programs(user=user), program__name=name)
         .order_by("-version")
         .first()
     )
@@ -18,12 +23,12 @@ def program_latest_version(*, name: str) -> ProgramVersion:
     return version
 
 
-def program_latest_versions() -> list[ProgramVersion]:
-    programs = Program.objects.order_by("name").prefetch_related("versions")
+def program_latest_versions(*, user: AbstractBaseUser) -> list[ProgramVersion]:
+    programs = visible_programs(user=user).order_by("name").prefetch_related("versions")
     return [max(p.versions.all(), key=lambda v: v.version) for p in programs if p.versions.all()]
 
 
-def program_versions(*, name: str) -> QuerySet[ProgramVersion]:
-    if not Program.objects.filter(name=name).exists():
+def program_versions(*, user: AbstractBaseUser, name: str) -> QuerySet[ProgramVersion]:
+    if not visible_programs(user=user).filter(name=name).exists():
         raise NotFound(f"No program named '{name}'")
     return ProgramVersion.objects.filter(program__name=name).order_by("version")

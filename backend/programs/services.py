@@ -3,11 +3,15 @@
 import time
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from backend.accounts.models import Team
+from backend.accounts.selectors import user_teams
 from backend.compiler import compile_program
-from backend.core.errors import Conflict, NotFound
+from backend.core.errors import ApplicationError, Conflict, NotFound
 from backend.programs.models import Program, ProgramVersion
+from backend.programs.selectors import visible_programs
 
 
 def program_validate(*, sql: str) -> dict[str, Any]:
@@ -33,18 +37,38 @@ def _compiled_version(*, program: Program, version: int, sql: str) -> ProgramVer
     )
 
 
+def _owning_team(user: AbstractBaseUser, team: str | None) -> Team:
+    """The team a new object goes to: the one named, or the user's only team."""
+    teams = list(user_teams(user=user))
+    if team is not None:
+        for candidate in teams:
+            if candidate.name == team:
+                return candidate
+        raise NotFound(f"You are not in a team named '{team}'")
+    if len(teams) != 1:
+        raise ApplicationError(
+            "Say which team this belongs to ('team')" if teams else "You are in no team",
+            code="team_required",
+            details={"teams": [t.name for t in teams]},
+        )
+    return teams[0]
+
+
 @transaction.atomic
-def program_create(*, name: str, sql: str) -> ProgramVersion:
+def program_create(
+    *, user: AbstractBaseUser, name: str, sql: str, team: str | None = None
+) -> ProgramVersion:
+    owner = _owning_team(user, team)
     if Program.objects.filter(name=name).exists():
         raise Conflict(f"A program named '{name}' already exists")
-    program = Program.objects.create(name=name)
+    program = Program.objects.create(name=name, team=owner)
     return _compiled_version(program=program, version=1, sql=sql)
 
 
 @transaction.atomic
-def program_update(*, name: str, sql: str) -> ProgramVersion:
+def program_update(*, user: AbstractBaseUser, name: str, sql: str) -> ProgramVersion:
     """Save a new version of the program (the previous ones are kept)."""
-    program = Program.objects.select_for_update().filter(name=name).first()
+    program = visible_programs(user=user).select_for_update().filter(name=name).first()
     if program is None:
         raise NotFound(f"No program named '{name}'")
     latest = program.versions.order_by("-version").first()

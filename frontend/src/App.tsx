@@ -9,6 +9,7 @@ import { usePipeline } from './features/pipeline/usePipeline';
 import { usePipelineSocket } from './features/pipeline/usePipelineSocket';
 import { pipelineFromSearch } from './lib/query';
 import type { ParsedDelta, ParsedState } from './lib/wsMessages';
+import type { User } from './api/types';
 
 // Monaco is most of the bundle: load it in its own chunk so the run, ingest and
 // change panels work while the editor is still arriving.
@@ -19,7 +20,12 @@ const CHANGES_PER_VIEW = 500;
 /** How many past steps a freshly opened page shows. */
 const HISTORY_STEPS = 50;
 
-export function App() {
+interface Props {
+  user: User;
+  onSignOut: () => Promise<void>;
+}
+
+export function App({ user, onSignOut }: Props) {
   const [name] = useState(() => pipelineFromSearch(window.location.search));
   const control = usePipeline(name);
   const { applyState, noteStep } = control;
@@ -63,6 +69,12 @@ export function App() {
           pipeline <span className="mono">{name}</span>
         </span>
         <StateBadge state={control.pipeline?.state ?? null} testId="header-state" />
+        <span className="muted small" data-testid="user-name">
+          {user.username}
+        </span>
+        <button type="button" className="link" data-testid="sign-out" onClick={() => void onSignOut()}>
+          Sign out
+        </button>
       </header>
       <main className="workspace">
         <div className="main-column">

@@ -6,7 +6,7 @@ import uuid
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
-from tests.live import LiveStack
+from tests.live import PASSWORD, USER, LiveStack
 
 PROGRAM = """\
 CREATE TABLE orders (
@@ -30,6 +30,13 @@ def test_type_error_fix_start_ingest_and_watch_the_change(stack: LiveStack, page
     assert stack.api("POST", "pipelines", {"name": name, "program": name})[0] == 201
 
     page.goto(f"{stack.url}/?pipeline={name}")
+    page.get_by_test_id("login-username").fill(USER)
+    page.get_by_test_id("login-password").fill("not the password")
+    page.get_by_test_id("login-submit").click()
+    expect(page.get_by_test_id("login-error")).to_contain_text("Wrong user name or password")
+    page.get_by_test_id("login-password").fill(PASSWORD)
+    page.get_by_test_id("login-submit").click()
+    expect(page.get_by_test_id("user-name")).to_have_text(USER)
     editor = page.get_by_test_id("editor")
     expect(editor).to_contain_text("large_orders", timeout=30_000)
     expect(page.get_by_test_id("pipeline-state")).to_have_text("stopped")

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "backend.core",
+    "backend.accounts",
     "backend.programs",
     "backend.pipelines",
 ]
@@ -98,19 +99,26 @@ STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "backend.core.errors.api_exception_handler",
+    # API keys first: an unauthenticated request then gets 401 with a Bearer challenge.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "backend.accounts.auth.ApiKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_PERMISSION_CLASSES": ["backend.accounts.auth.IsAuthenticatedWithScope"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "UNAUTHENTICATED_USER": None,
 }
+
+CSRF_FAILURE_VIEW = "backend.core.apis.csrf_failure"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Weir API",
     "DESCRIPTION": "Control plane for streaming SQL pipelines on Apache Spark.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["backend.accounts.auth.IsAuthenticatedWithScope"],
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI from the installed package: no page may load anything off-origin.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -6,6 +6,7 @@ import type {
   Pipeline,
   PipelineAction,
   Program,
+  Session,
   ValidateResponse,
 } from './types';
 
@@ -15,6 +16,10 @@ const seg = (s: string): string => encodeURIComponent(s);
 
 export function createEndpoints(client: ApiClient) {
   return {
+    session: () => client.request<Session>('GET', `${BASE}/auth/session`),
+    login: (username: string, password: string) =>
+      client.request<Session>('POST', `${BASE}/auth/login`, { body: { username, password } }),
+    logout: () => client.request<Session>('POST', `${BASE}/auth/logout`),
     validate: (sql: string, signal?: AbortSignal) =>
       client.request<ValidateResponse>('POST', `${BASE}/validate`, { body: { sql }, signal }),
     getProgram: (name: string) => client.request<Program>('GET', `${BASE}/programs/${seg(name)}`),

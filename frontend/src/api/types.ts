@@ -29,6 +29,8 @@ export type Program = Schemas['Program'];
 export type Pipeline = Schemas['Pipeline'];
 export type PipelineState = Schemas['StateEnum'];
 export type IngressResponse = Schemas['IngressResult'];
+export type Session = Schemas['Session'];
+export type User = NonNullable<Session['user']>;
 /** The error envelope every 4xx answer carries. */
 export type ErrorEnvelope = Schemas['Error'];
 

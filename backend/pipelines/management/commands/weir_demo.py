@@ -1,26 +1,39 @@
-from django.core.management.base import BaseCommand
+from pathlib import Path
+from typing import Any
 
+from django.core.management.base import BaseCommand, CommandParser
+
+from backend.accounts.services import user_ensure
 from backend.demo import DEMO_NAME, DEMO_SQL
 from backend.pipelines.models import DesiredState, Pipeline, State
-from backend.pipelines.services import pipeline_create, pipeline_request_action
+from backend.pipelines.services import pipeline_create, pipeline_restart
 from backend.programs.models import Program
 from backend.programs.services import program_create
 
 ACTOR = "make run"
+DEMO_USER = "admin"
 
 
 class Command(BaseCommand):
-    help = "Create the demo program and pipeline if missing, and start every pipeline meant to run."
+    help = (
+        "Create the demo user, program and pipeline if missing, "
+        "and start every pipeline meant to run."
+    )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--password-file", type=Path, required=True)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        password = options["password_file"].read_text().strip()
+        user = user_ensure(username=DEMO_USER, password=password, team=DEMO_NAME)
         if not Program.objects.filter(name=DEMO_NAME).exists():
-            program_create(name=DEMO_NAME, sql=DEMO_SQL)
+            program_create(user=user, name=DEMO_NAME, sql=DEMO_SQL, team=DEMO_NAME)
         if not Pipeline.objects.filter(name=DEMO_NAME).exists():
-            pipeline_create(name=DEMO_NAME, program=DEMO_NAME)
+            pipeline_create(user=user, name=DEMO_NAME, program=DEMO_NAME)
             Pipeline.objects.filter(name=DEMO_NAME).update(desired_state=DesiredState.RUNNING)
         # Pipelines left running by the previous `make run` come back from their checkpoints.
         for pipeline in Pipeline.objects.filter(
             desired_state=DesiredState.RUNNING, state__in=[State.STOPPED, State.FAILED]
         ):
-            pipeline_request_action(name=pipeline.name, action="start", actor=ACTOR)
+            pipeline_restart(pipeline_id=pipeline.pk, actor=ACTOR)
             self.stdout.write(f"weir: starting pipeline '{pipeline.name}'")
