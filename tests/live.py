@@ -73,6 +73,18 @@ class LiveStack:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         return connect(ws_url, additional_headers=headers, open_timeout=30)
 
+    def wait_for_event(
+        self, pipeline: str, *, actor: str, to_state: str, timeout: float = 60
+    ) -> dict[str, Any]:
+        """Poll the pipeline's events until one by `actor` moved it to `to_state`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for event in self.api("GET", f"pipelines/{pipeline}/events")[1]:
+                if event["actor"] == actor and event["to_state"] == to_state:
+                    return event  # type: ignore[no-any-return]
+            assert time.monotonic() < deadline, f"no event of {actor} to {to_state}"
+            time.sleep(0.2)
+
     def wait_for_state(
         self, pipeline: str, state: str, timeout: float = STATE_TIMEOUT_S
     ) -> dict[str, Any]:
@@ -83,7 +95,9 @@ class LiveStack:
             assert status == 200, body
             if body["state"] == state:
                 return body
-            assert body["state"] != "failed" or state == "failed", body["error"]
+            if body["state"] == "failed" and state != "failed":
+                events = self.api("GET", f"pipelines/{pipeline}/events")[1]
+                raise AssertionError(f"{body['error']}\nevents: {events}")
             assert time.monotonic() < deadline, f"{pipeline} still {body['state']}, not {state}"
             time.sleep(0.2)
 

@@ -7,37 +7,47 @@ import time
 from celery import shared_task
 from django.conf import settings
 
-from backend.pipelines.models import DesiredState, Pipeline, State
-from backend.pipelines.services import pipeline_set_state
+from backend.pipelines.models import DesiredState, OnRunnerFailure, Pipeline, State
+from backend.pipelines.services import pipeline_restart, pipeline_set_state
 from worker import launcher
 
 POLL_S = 0.2
 TASK_ACTOR = "worker"
+MONITOR_ACTOR = "monitor"
+# States in which a runner must be alive; transitions have their own waiting tasks.
+SETTLED_WITH_RUNNER = (State.RUNNING, State.PAUSED)
 
 
 @shared_task(name="pipelines.start")
 def pipeline_start(pipeline_id: int) -> str:
     pipeline = Pipeline.objects.get(pk=pipeline_id)
-    if pipeline.desired_state != DesiredState.RUNNING:
-        return f"not started: desired state is {pipeline.desired_state}"
+    if pipeline.state != State.STARTING or pipeline.desired_state != DesiredState.RUNNING:
+        return f"not started: the pipeline is {pipeline.state}"
     if not launcher.runner_alive(pipeline.runner_pid, pipeline_id):
         pid = launcher.spawn_runner(pipeline_id)
         Pipeline.objects.filter(pk=pipeline_id).update(runner_pid=pid)
-    return pipeline_await_state(pipeline_id, State.RUNNING)
+    return pipeline_await_state(pipeline_id, State.STARTING, State.RUNNING)
 
 
 @shared_task(name="pipelines.await_state")
-def pipeline_await_state(pipeline_id: int, target: str) -> str:
-    """Wait until the runner reports `target`; fail the pipeline if it cannot."""
+def pipeline_await_state(pipeline_id: int, transitional: str, target: str) -> str:
+    """Wait until the runner moves the pipeline from `transitional` to `target`.
+
+    Fails the pipeline if the runner dies or does not answer in time. Once the
+    pipeline has left `transitional` some other way (a later action), this
+    task's transition is over and it leaves the pipeline alone.
+    """
     deadline = time.monotonic() + settings.PIPELINE_TRANSITION_TIMEOUT_S
     while time.monotonic() < deadline:
         pipeline = Pipeline.objects.get(pk=pipeline_id)
-        if pipeline.state in (target, State.FAILED):
+        if pipeline.state != transitional:
             return pipeline.state
         if not launcher.runner_alive(pipeline.runner_pid, pipeline_id):
-            return _runner_gone(pipeline, target)
+            return _runner_gone(pipeline, transitional, target)
         time.sleep(POLL_S)
     pipeline = Pipeline.objects.get(pk=pipeline_id)
+    if pipeline.state != transitional:
+        return pipeline.state
     if target == State.STOPPED:
         launcher.kill_runner(pipeline.runner_pid or 0, pipeline_id)
         pipeline_set_state(
@@ -45,6 +55,7 @@ def pipeline_await_state(pipeline_id: int, target: str) -> str:
             to_state=State.STOPPED,
             actor=TASK_ACTOR,
             message="runner did not stop in time and was killed",
+            only_from=frozenset({transitional}),
         )
         return State.STOPPED
     pipeline_set_state(
@@ -52,28 +63,59 @@ def pipeline_await_state(pipeline_id: int, target: str) -> str:
         to_state=State.FAILED,
         actor=TASK_ACTOR,
         error=f"runner did not reach '{target}' in time",
+        only_from=frozenset({transitional}),
     )
     return State.FAILED
 
 
-def _runner_gone(pipeline: Pipeline, target: str) -> str:
-    pipeline.refresh_from_db()
-    if pipeline.state in (target, State.FAILED):  # it answered, then exited
-        return pipeline.state
+def _runner_gone(pipeline: Pipeline, transitional: str, target: str) -> str:
+    """The runner is not running while the pipeline waits for it."""
+    only_from = frozenset({transitional})  # unless it answered, then exited
     if target == State.STOPPED:
         pipeline_set_state(
             pipeline_id=pipeline.pk,
             to_state=State.STOPPED,
             actor=TASK_ACTOR,
             message="runner not running",
+            only_from=only_from,
         )
-        return State.STOPPED
-    error = "Spark runner exited unexpectedly"
-    tail = launcher.log_tail(pipeline.pk)
-    pipeline_set_state(
-        pipeline_id=pipeline.pk,
-        to_state=State.FAILED,
-        actor=TASK_ACTOR,
-        error=f"{error}\n{tail}" if tail else error,
-    )
-    return State.FAILED
+    else:
+        error = "Spark runner exited unexpectedly"
+        tail = launcher.log_tail(pipeline.pk)
+        pipeline_set_state(
+            pipeline_id=pipeline.pk,
+            to_state=State.FAILED,
+            actor=TASK_ACTOR,
+            error=f"{error}\n{tail}" if tail else error,
+            only_from=only_from,
+        )
+    pipeline.refresh_from_db()
+    return pipeline.state
+
+
+@shared_task(name="pipelines.monitor")
+def pipelines_monitor() -> list[str]:
+    """Notice dead Spark runners (run every few seconds by Celery beat).
+
+    A pipeline whose runner died is marked failed, or started again from its
+    checkpoint when it is configured to restart.
+    """
+    noticed = []
+    for pipeline in Pipeline.objects.filter(state__in=SETTLED_WITH_RUNNER):
+        if launcher.runner_alive(pipeline.runner_pid, pipeline.pk):
+            continue
+        error = "Spark runner died"
+        tail = launcher.log_tail(pipeline.pk)
+        failed = pipeline_set_state(
+            pipeline_id=pipeline.pk,
+            to_state=State.FAILED,
+            actor=MONITOR_ACTOR,
+            error=f"{error}\n{tail}" if tail else error,
+            only_from=frozenset(SETTLED_WITH_RUNNER),
+        )
+        if not failed:
+            continue  # it moved on while we looked
+        noticed.append(pipeline.name)
+        if pipeline.on_runner_failure == OnRunnerFailure.RESTART:
+            pipeline_restart(pipeline_id=pipeline.pk, actor=MONITOR_ACTOR)
+    return noticed

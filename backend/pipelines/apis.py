@@ -10,7 +10,7 @@ from backend.accounts.models import ApiKey
 from backend.core.apis import ErrorSerializer
 from backend.core.errors import ApplicationError
 from backend.pipelines import selectors, services
-from backend.pipelines.models import DesiredState, State
+from backend.pipelines.models import DesiredState, OnRunnerFailure, State
 
 
 class PipelineSerializer(serializers.Serializer):
@@ -21,6 +21,10 @@ class PipelineSerializer(serializers.Serializer):
     state = serializers.ChoiceField(choices=State.choices)
     error = serializers.CharField(allow_blank=True)
     last_step = serializers.IntegerField()
+    on_runner_failure = serializers.ChoiceField(choices=OnRunnerFailure.choices)
+    runner_pid = serializers.IntegerField(
+        allow_null=True, help_text="The Spark runner's process id, while one runs."
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
@@ -28,6 +32,9 @@ class PipelineSerializer(serializers.Serializer):
 class PipelineCreateSerializer(serializers.Serializer):
     name = serializers.SlugField(max_length=100)
     program = serializers.SlugField(max_length=100)
+    on_runner_failure = serializers.ChoiceField(
+        choices=OnRunnerFailure.choices, default=OnRunnerFailure.FAIL
+    )
 
 
 class IngressResultSerializer(serializers.Serializer):

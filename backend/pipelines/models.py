@@ -23,6 +23,11 @@ class DesiredState(models.TextChoices):
     PAUSED = "paused"
 
 
+class OnRunnerFailure(models.TextChoices):
+    FAIL = "fail"
+    RESTART = "restart"
+
+
 class Pipeline(models.Model):
     """A deployed program version and the Spark runner that executes it.
 
@@ -39,6 +44,11 @@ class Pipeline(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.STOPPED)
     error = models.TextField(blank=True, default="")
     runner_pid = models.IntegerField(null=True, blank=True)
+    # What the monitor does when the Spark runner dies: mark the pipeline failed,
+    # or start it again from its checkpoint.
+    on_runner_failure = models.CharField(
+        max_length=10, choices=OnRunnerFailure.choices, default=OnRunnerFailure.FAIL
+    )
     # Highest input sequence number committed by the ingress; the runner's
     # source reads up to here, so a step never sees half of a request.
     ingested_seq = models.BigIntegerField(default=0)

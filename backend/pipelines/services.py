@@ -12,6 +12,7 @@ from backend.pipelines.ingress import normalize_changes
 from backend.pipelines.models import (
     DesiredState,
     InputChange,
+    OnRunnerFailure,
     Pipeline,
     PipelineEvent,
     PipelineStep,
@@ -56,12 +57,23 @@ def _locked(user: AbstractBaseUser, name: str) -> Pipeline:
 
 
 @transaction.atomic
-def pipeline_create(*, user: AbstractBaseUser, name: str, program: str) -> Pipeline:
+def pipeline_create(
+    *,
+    user: AbstractBaseUser,
+    name: str,
+    program: str,
+    on_runner_failure: str = OnRunnerFailure.FAIL,
+) -> Pipeline:
     version = program_latest_version(user=user, name=program)
     if Pipeline.objects.filter(name=name).exists():
         raise Conflict(f"A pipeline named '{name}' already exists")
     _require_compiled(version)
-    return Pipeline.objects.create(name=name, program=version.program, program_version=version)
+    return Pipeline.objects.create(
+        name=name,
+        program=version.program,
+        program_version=version,
+        on_runner_failure=on_runner_failure,
+    )
 
 
 def _require_compiled(version: ProgramVersion) -> None:
@@ -172,7 +184,9 @@ def _request(pipeline: Pipeline, action: str, actor: str) -> None:
     if action == "start":
         transaction.on_commit(lambda: tasks.pipeline_start.delay(pipeline_id))
     else:
-        transaction.on_commit(lambda: tasks.pipeline_await_state.delay(pipeline_id, awaited))
+        transaction.on_commit(
+            lambda: tasks.pipeline_await_state.delay(pipeline_id, transitional, awaited)
+        )
 
 
 def pipeline_ingest(

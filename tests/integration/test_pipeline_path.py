@@ -1,5 +1,7 @@
 """The walking skeleton end to end on the real stack: REST, Celery, Spark, websockets."""
 
+import os
+import signal
 import uuid
 
 from tests.live import LiveStack, next_message
@@ -160,5 +162,32 @@ def test_bad_ingress_names_row_and_column_and_applies_nothing(stack: LiveStack) 
         200,
         {"accepted": 1, "seq": 1},
     ), "the refused request took no sequence numbers"
+    stack.api("POST", f"pipelines/{pipeline}/stop")
+    stack.wait_for_state(pipeline, "stopped")
+
+
+def test_a_killed_spark_runner_is_noticed_and_restarted_from_its_checkpoint(
+    stack: LiveStack,
+) -> None:
+    program, pipeline = unique("prog"), unique("pipe")
+    stack.api("POST", "programs", {"name": program, "sql": PROGRAM})
+    body = {"name": pipeline, "program": program, "on_runner_failure": "restart"}
+    assert stack.api("POST", "pipelines", body)[1]["on_runner_failure"] == "restart"
+    stack.api("POST", f"pipelines/{pipeline}/start")
+    stack.wait_for_state(pipeline, "running")
+    first = [{"id": 1, "customer": "ada", "amount": 250}]
+    stack.api("POST", f"pipelines/{pipeline}/ingress/orders", first)
+    with stack.websocket(f"/ws/pipelines/{pipeline}/?after_step=0") as ws:
+        assert next_message(ws, "delta")["step"] == 1
+
+    os.killpg(stack.api("GET", f"pipelines/{pipeline}")[1]["runner_pid"], signal.SIGKILL)
+    stack.wait_for_event(pipeline, actor="monitor", to_state="failed")
+    stack.wait_for_state(pipeline, "running")
+
+    second = [{"id": 2, "customer": "bob", "amount": 300}]
+    stack.api("POST", f"pipelines/{pipeline}/ingress/orders", second)
+    with stack.websocket(f"/ws/pipelines/{pipeline}/?after_step=1") as ws:
+        delta = next_message(ws, "delta")
+    assert (delta["step"], delta["changes"]) == (2, [{"insert": {"id": 2, "who": "bob"}}])
     stack.api("POST", f"pipelines/{pipeline}/stop")
     stack.wait_for_state(pipeline, "stopped")

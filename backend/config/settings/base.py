@@ -88,6 +88,14 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+PIPELINE_MONITOR_INTERVAL_S = float(os.environ.get("WEIR_MONITOR_INTERVAL", "2"))
+CELERY_BEAT_SCHEDULE = {
+    "monitor-pipelines": {
+        "task": "pipelines.monitor",
+        "schedule": PIPELINE_MONITOR_INTERVAL_S,
+        "options": {"expires": PIPELINE_MONITOR_INTERVAL_S},
+    }
+}
 
 TIME_ZONE = "UTC"
 USE_TZ = True

@@ -374,6 +374,12 @@ export interface components {
             username: string;
             password: string;
         };
+        /**
+         * @description * `fail` - Fail
+         *     * `restart` - Restart
+         * @enum {string}
+         */
+        OnRunnerFailureEnum: "fail" | "restart";
         Pipeline: {
             name: string;
             program: string;
@@ -382,6 +388,9 @@ export interface components {
             state: components["schemas"]["StateEnum"];
             error: string;
             last_step: number;
+            on_runner_failure: components["schemas"]["OnRunnerFailureEnum"];
+            /** @description The Spark runner's process id, while one runs. */
+            runner_pid: number | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -390,6 +399,8 @@ export interface components {
         PipelineCreateRequest: {
             name: string;
             program: string;
+            /** @default fail */
+            on_runner_failure: components["schemas"]["OnRunnerFailureEnum"];
         };
         PipelineEvent: {
             from_state: string;
