@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from backend import embedded
+from backend.embedded import read_env_file
 
 REPO_DIR = Path(__file__).resolve().parents[1]
 STATE_DIR = REPO_DIR / ".state"
@@ -54,8 +55,13 @@ def services(state_dir: Path) -> Iterator[dict[str, str]]:
     if os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"):
         yield {"DATABASE_URL": os.environ["DATABASE_URL"], "REDIS_URL": os.environ["REDIS_URL"]}
         return
+    env_file = state_dir / "services.env"
+    running = _running_services(env_file)
+    if running is not None:  # a `make run` of this checkout owns them
+        yield running
+        return
     state_dir.mkdir(parents=True, exist_ok=True)
-    print("weir: starting embedded PostgreSQL and Valkey (Redis) ...", flush=True)
+    print("weir: starting embedded PostgreSQL and Valkey (Redis) ...", file=sys.stderr, flush=True)
     with (
         embedded.postgres(state_dir / "postgres") as pg_url,
         embedded.valkey(state_dir / "valkey") as redis_url,
@@ -64,12 +70,28 @@ def services(state_dir: Path) -> Iterator[dict[str, str]]:
             "DATABASE_URL": _ensure_database(pg_url, DATABASE_NAME),
             "REDIS_URL": redis_url,
         }
-        env_file = state_dir / "services.env"
         env_file.write_text("".join(f"{k}={v}\n" for k, v in urls.items()))
         try:
             yield urls
         finally:
             env_file.unlink(missing_ok=True)
+
+
+def _running_services(env_file: Path) -> dict[str, str] | None:
+    """The URLs in `env_file` if both services there answer, else None."""
+    import psycopg
+    import redis
+
+    urls = read_env_file(env_file)
+    if not urls:
+        return None
+    try:
+        with psycopg.connect(urls["DATABASE_URL"], connect_timeout=2):
+            pass
+        redis.Redis.from_url(urls["REDIS_URL"], socket_timeout=2).ping()
+    except Exception:  # stale file: whoever wrote it is gone
+        return None
+    return urls
 
 
 def _python(*args: str, env: dict[str, str]) -> subprocess.Popen[bytes]:

@@ -17,6 +17,14 @@ from pathlib import Path
 READY_TIMEOUT_S = 20
 
 
+def read_env_file(path: Path) -> dict[str, str]:
+    """`KEY=value` lines of a services file (empty when there is none)."""
+    if not path.exists():
+        return {}
+    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -10,20 +10,15 @@ from pathlib import Path
 
 import dj_database_url
 
+from backend.embedded import read_env_file
+
 REPO_DIR = Path(__file__).resolve().parents[3]
 STATE_DIR = Path(os.environ.get("WEIR_STATE_DIR", REPO_DIR / ".state"))
 SERVICES_ENV = STATE_DIR / "services.env"
 
 
-def _read_services_env() -> dict[str, str]:
-    if not SERVICES_ENV.exists():
-        return {}
-    pairs = (line.split("=", 1) for line in SERVICES_ENV.read_text().splitlines() if "=" in line)
-    return {key.strip(): value.strip() for key, value in pairs}
-
-
 def service_url(name: str) -> str:
-    value = os.environ.get(name) or _read_services_env().get(name)
+    value = os.environ.get(name) or read_env_file(SERVICES_ENV).get(name)
     if not value:
         raise RuntimeError(
             f"{name} is not set and no embedded service is running: "
