@@ -1,6 +1,7 @@
 """The `weir` command.
 
     weir check FILE.sql [--format text|json]
+    weir deploy | status | push | tail ...   (the control plane's API; see backend/remote.py)
 
 Each subcommand is one `_add_<name>` function that declares its arguments and
 sets `handler`; adding `replay` or `deploy` later means adding one more. Exit
@@ -18,6 +19,7 @@ from typing import TextIO
 
 from backend.compiler import CompileResult, Diagnostic, compile_program
 from backend.compiler.source import Source, Span
+from backend.remote import add_remote_commands
 
 EXIT_OK = 0
 EXIT_PROGRAM_ERRORS = 1
@@ -42,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_check(commands)
+    add_remote_commands(commands)  # deploy, status, push, tail: backend/remote.py
     return parser
 
 

@@ -1,0 +1,250 @@
+"""`weir deploy | status | push | tail`: the control plane's API from a terminal or a CI job.
+
+Each command reads the server from `--url` (or WEIR_URL) and the API key from
+`--api-key` (or WEIR_API_KEY). Exit status: 0 done, 1 the program has errors
+or the server refused, 2 usage errors or an unreachable server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+class Refused(Exception):
+    """The server answered with an error envelope."""
+
+    def __init__(self, status: int, body: Any) -> None:
+        message = body.get("message") if isinstance(body, dict) else str(body)
+        super().__init__(f"{status}: {message}")
+        self.status = status
+        self.body = body
+
+
+class Client:
+    def __init__(self, url: str, api_key: str) -> None:
+        self.url = url.rstrip("/")
+        self.api_key = api_key
+
+    def call(
+        self, method: str, path: str, body: Any = None, *, raw: bytes | None = None,
+        content_type: str = "application/json",
+    ) -> Any:  # fmt: skip
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(
+            f"{self.url}/api/v1/{path}",
+            data=data,
+            method=method,
+            headers={"Authorization": f"Bearer {self.api_key}", "Content-Type": content_type},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as err:
+            raw_body = err.read()
+            try:
+                error_body = json.loads(raw_body)
+            except ValueError:
+                error_body = raw_body.decode(errors="replace")
+            raise Refused(err.code, error_body) from err
+
+    def exists(self, path: str) -> bool:
+        try:
+            self.call("GET", path)
+        except Refused as refused:
+            if refused.status == 404:
+                return False
+            raise
+        return True
+
+
+def add_remote_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    deploy = _command(commands, "deploy", "compile and deploy a program to a pipeline")
+    deploy.add_argument("file", help="the program (.sql)")
+    deploy.add_argument("--pipeline", required=True)
+    deploy.add_argument("--program", help="the program's name (default: the pipeline's)")
+    deploy.add_argument("--team", help="the team of a new program, if you are in several")
+    deploy.add_argument("--start", action="store_true", help="start (or restart) it")
+    deploy.set_defaults(handler=partial(run_remote, action=deploy))
+
+    status = _command(commands, "status", "show pipelines and their states")
+    status.add_argument("pipeline", nargs="?", help="one pipeline (default: all)")
+    status.set_defaults(handler=partial(run_remote, action=status))
+
+    push = _command(commands, "push", "send rows from a JSON, NDJSON or CSV file to a table")
+    push.add_argument("file", help="rows or changes: .json (an array), .ndjson or .csv")
+    push.add_argument("--pipeline", required=True)
+    push.add_argument("--table", required=True)
+    push.set_defaults(handler=partial(run_remote, action=push))
+
+    tail = _command(commands, "tail", "follow a pipeline's view changes (JSON lines)")
+    tail.add_argument("pipeline")
+    tail.add_argument("--view", help="only this view (default: all)")
+    tail.add_argument("--after-step", type=int, default=None, help="replay stored steps after N")
+    tail.add_argument("--steps", type=int, default=None, help="stop after this many steps")
+    tail.set_defaults(handler=partial(run_remote, action=tail_deltas))
+
+
+def _command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help_: str
+) -> argparse.ArgumentParser:
+    parser = commands.add_parser(name, help=help_, description=help_)
+    parser.add_argument("--url", default=os.environ.get("WEIR_URL", DEFAULT_URL))
+    parser.add_argument("--api-key", default=os.environ.get("WEIR_API_KEY", ""))
+    return parser
+
+
+def run_remote(
+    args: argparse.Namespace, action: Callable[[Client, argparse.Namespace], int]
+) -> int:
+    """Run a remote command, turning the server's refusals into messages and exit codes."""
+    if not args.api_key:
+        print("weir: error: no API key: pass --api-key or set WEIR_API_KEY", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return int(action(Client(args.url, args.api_key), args))
+    except Refused as refused:
+        print(f"weir: error: {refused}", file=sys.stderr)
+        return EXIT_REFUSED
+    except urllib.error.URLError as err:
+        print(f"weir: error: cannot reach {args.url}: {err.reason}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as err:
+        print(f"weir: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _print_diagnostics(filename: str, diagnostics: list[dict[str, Any]]) -> None:
+    for d in diagnostics:
+        print(
+            f"{filename}:{d['start_line_number']}:{d['start_column']}: "
+            f"{d['severity']}[{d['code']}]: {d['message']}",
+            file=sys.stderr,
+        )
+
+
+def deploy(client: Client, args: argparse.Namespace) -> int:
+    """Validate, save a new program version, point the pipeline at it, (re)start it."""
+    sql = Path(args.file).read_text(encoding="utf-8")
+    program = args.program or args.pipeline
+    checked = client.call("POST", "validate", {"sql": sql})
+    _print_diagnostics(args.file, checked["diagnostics"])
+    if any(d["severity"] == "error" for d in checked["diagnostics"]):
+        print(f"weir: {args.file} has errors; nothing deployed", file=sys.stderr)
+        return EXIT_REFUSED
+    if client.exists(f"programs/{program}"):
+        saved = client.call("PUT", f"programs/{program}", {"sql": sql})
+    else:
+        body = {"name": program, "sql": sql, **({"team": args.team} if args.team else {})}
+        saved = client.call("POST", "programs", body)
+    print(f"program {program}: version {saved['version']}")
+    if not client.exists(f"pipelines/{args.pipeline}"):
+        client.call("POST", "pipelines", {"name": args.pipeline, "program": program})
+    pipeline = client.call("GET", f"pipelines/{args.pipeline}")
+    if pipeline["program_version"] != saved["version"]:
+        if pipeline["state"] not in ("stopped", "failed"):
+            if not args.start:
+                print(
+                    f"weir: pipeline {args.pipeline} is {pipeline['state']}: "
+                    "pass --start to restart it on the new version",
+                    file=sys.stderr,
+                )
+                return EXIT_REFUSED
+            client.call("POST", f"pipelines/{args.pipeline}/stop")
+            pipeline = _wait_for(client, args.pipeline, {"stopped", "failed"})
+        pipeline = client.call("POST", f"pipelines/{args.pipeline}/deploy")
+    print(f"pipeline {args.pipeline}: program version {pipeline['program_version']}")
+    if args.start and pipeline["state"] in ("stopped", "failed"):
+        client.call("POST", f"pipelines/{args.pipeline}/start")
+        pipeline = _wait_for(client, args.pipeline, {"running", "failed"})
+        if pipeline["state"] == "failed":
+            print(f"weir: pipeline failed: {pipeline['error']}", file=sys.stderr)
+            return EXIT_REFUSED
+    print(f"pipeline {args.pipeline}: {pipeline['state']}")
+    return EXIT_OK
+
+
+def _wait_for(client: Client, pipeline: str, states: set[str], timeout: float = 300) -> Any:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        body = client.call("GET", f"pipelines/{pipeline}")
+        if body["state"] in states:
+            return body
+        if time.monotonic() > deadline:
+            raise Refused(408, {"message": f"{pipeline} is still {body['state']}"})
+        time.sleep(0.5)
+
+
+def status(client: Client, args: argparse.Namespace) -> int:
+    rows = (
+        [client.call("GET", f"pipelines/{args.pipeline}")]
+        if args.pipeline
+        else client.call("GET", "pipelines")
+    )
+    for p in rows:
+        error = f"  {p['error'].splitlines()[0]}" if p["error"] else ""
+        print(
+            f"{p['name']:<24} {p['state']:<9} {p['program']} v{p['program_version']}"
+            f"  step {p['last_step']}{error}"
+        )
+    return EXIT_OK
+
+
+def push(client: Client, args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    target = f"pipelines/{args.pipeline}/ingress/{urllib.parse.quote(args.table)}"
+    if path.suffix.lower() == ".csv":
+        answer = client.call("POST", f"{target}?format=csv", raw=path.read_bytes(),
+                             content_type="text/csv")  # fmt: skip
+    else:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix.lower() == ".ndjson":
+            changes = [json.loads(line) for line in text.splitlines() if line.strip()]
+        else:
+            changes = json.loads(text)
+        answer = client.call("POST", target, changes)
+    print(f"accepted {answer['accepted']} changes (up to sequence number {answer['seq']})")
+    return EXIT_OK
+
+
+def tail_deltas(client: Client, args: argparse.Namespace) -> int:
+    """Print each delta message of the pipeline's websocket as one JSON line."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    url = client.url.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
+    query = f"?after_step={args.after_step}" if args.after_step is not None else ""
+    headers = {"Authorization": f"Bearer {client.api_key}"}
+    steps_seen: set[int] = set()
+    try:
+        ws = connect(f"{url}/ws/pipelines/{args.pipeline}/{query}", additional_headers=headers)
+    except InvalidStatus as refused:
+        raise Refused(
+            refused.response.status_code, {"message": f"no pipeline '{args.pipeline}' for this key"}
+        ) from refused
+    with ws:
+        for raw in ws:
+            message = json.loads(raw)
+            if message["type"] != "delta" or (args.view and message["view"] != args.view):
+                continue
+            print(json.dumps(message), flush=True)
+            steps_seen.add(message["step"])
+            if args.steps is not None and len(steps_seen) >= args.steps:
+                break
+    return EXIT_OK
