@@ -73,30 +73,32 @@ class Client:
 
 
 def add_remote_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    deploy = _command(commands, "deploy", "compile and deploy a program to a pipeline")
-    deploy.add_argument("file", help="the program (.sql)")
-    deploy.add_argument("--pipeline", required=True)
-    deploy.add_argument("--program", help="the program's name (default: the pipeline's)")
-    deploy.add_argument("--team", help="the team of a new program, if you are in several")
-    deploy.add_argument("--start", action="store_true", help="start (or restart) it")
-    deploy.set_defaults(handler=partial(run_remote, action=deploy))
+    deploy_cmd = _command(commands, "deploy", "compile and deploy a program to a pipeline")
+    deploy_cmd.add_argument("file", help="the program (.sql)")
+    deploy_cmd.add_argument("--pipeline", required=True)
+    deploy_cmd.add_argument("--program", help="the program's name (default: the pipeline's)")
+    deploy_cmd.add_argument("--team", help="the team of a new program, if you are in several")
+    deploy_cmd.add_argument("--start", action="store_true", help="start (or restart) it")
+    deploy_cmd.set_defaults(handler=partial(run_remote, action=deploy))
 
-    status = _command(commands, "status", "show pipelines and their states")
-    status.add_argument("pipeline", nargs="?", help="one pipeline (default: all)")
-    status.set_defaults(handler=partial(run_remote, action=status))
+    status_cmd = _command(commands, "status", "show pipelines and their states")
+    status_cmd.add_argument("pipeline", nargs="?", help="one pipeline (default: all)")
+    status_cmd.set_defaults(handler=partial(run_remote, action=status))
 
-    push = _command(commands, "push", "send rows from a JSON, NDJSON or CSV file to a table")
-    push.add_argument("file", help="rows or changes: .json (an array), .ndjson or .csv")
-    push.add_argument("--pipeline", required=True)
-    push.add_argument("--table", required=True)
-    push.set_defaults(handler=partial(run_remote, action=push))
+    push_cmd = _command(commands, "push", "send rows from a JSON, NDJSON or CSV file to a table")
+    push_cmd.add_argument("file", help="rows or changes: .json (an array), .ndjson or .csv")
+    push_cmd.add_argument("--pipeline", required=True)
+    push_cmd.add_argument("--table", required=True)
+    push_cmd.set_defaults(handler=partial(run_remote, action=push))
 
-    tail = _command(commands, "tail", "follow a pipeline's view changes (JSON lines)")
-    tail.add_argument("pipeline")
-    tail.add_argument("--view", help="only this view (default: all)")
-    tail.add_argument("--after-step", type=int, default=None, help="replay stored steps after N")
-    tail.add_argument("--steps", type=int, default=None, help="stop after this many steps")
-    tail.set_defaults(handler=partial(run_remote, action=tail_deltas))
+    tail_cmd = _command(commands, "tail", "follow a pipeline's view changes (JSON lines)")
+    tail_cmd.add_argument("pipeline")
+    tail_cmd.add_argument("--view", help="only this view (default: all)")
+    tail_cmd.add_argument(
+        "--after-step", type=int, default=None, help="replay stored steps after N"
+    )
+    tail_cmd.add_argument("--steps", type=int, default=None, help="stop after this many steps")
+    tail_cmd.set_defaults(handler=partial(run_remote, action=tail_deltas))
 
 
 def _command(

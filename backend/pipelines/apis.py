@@ -1,4 +1,6 @@
-"""HTTP API for pipelines: create, read, lifecycle actions, ingress, stored deltas."""
+"""HTTP API for pipelines: create, read, lifecycle actions, deploys, ingress, stored deltas."""
+
+from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -102,9 +104,24 @@ class PipelineActionApi(APIView):
         return Response(PipelineSerializer(pipeline).data, status=status.HTTP_202_ACCEPTED)
 
 
+class PipelineDeployApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: PipelineSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+        operation_id="pipelines_deploy",
+    )
+    def post(self, request: Request, name: str) -> Response:
+        pipeline = services.pipeline_deploy(user=request.user, name=name, actor=_actor(request))
+        return Response(PipelineSerializer(pipeline).data)
+
+
 class PipelineIngressApi(APIView):
     @extend_schema(
-        request={"application/json": {"type": "array", "items": {"type": "object"}}},
+        request={
+            "application/json": {"type": "array", "items": {"type": "object"}},
+            "text/csv": {"type": "string"},
+        },
+        parameters=[OpenApiParameter("format", str, enum=["json", "csv"], required=False)],
         responses={
             200: IngressResultSerializer,
             400: ErrorSerializer,
@@ -114,8 +131,18 @@ class PipelineIngressApi(APIView):
         operation_id="pipelines_ingress",
     )
     def post(self, request: Request, name: str, relation: str) -> Response:
+        format_ = request.query_params.get("format", "json")
+        if format_ not in ("json", "csv"):
+            raise ApplicationError("format must be json or csv")
+        if format_ == "csv":
+            try:
+                payload: Any = request.body.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise ApplicationError("The CSV body is not UTF-8 text") from err
+        else:
+            payload = request.data
         accepted, seq = services.pipeline_ingest(
-            user=request.user, name=name, relation=relation, changes=request.data
+            user=request.user, name=name, relation=relation, changes=payload, format=format_
         )
         return Response({"accepted": accepted, "seq": seq})
 

@@ -4,8 +4,10 @@ A request is all or nothing: the first bad value raises an ApplicationError that
 names the change (0-based index) and the column, and nothing is stored.
 """
 
+import csv
 import datetime as dt
 import decimal
+import io
 import re
 from typing import Any
 
@@ -160,3 +162,41 @@ def _normalize_row(
                 details={"index": index, "column": name},
             ) from err
     return normalized
+
+
+def _from_text(sql_type: str, text: str) -> Any:
+    """A CSV field as the JSON value a change would carry (empty = NULL)."""
+    if text == "":
+        return None
+    try:
+        if sql_type in INTEGER_RANGES:
+            return int(text)
+        if sql_type in ("REAL", "DOUBLE"):
+            return float(text)
+    except ValueError:
+        return text  # coerce_value names the problem
+    if sql_type == "BOOLEAN":
+        return {"true": True, "false": False}.get(text.lower(), text)
+    return text
+
+
+def csv_changes(relation: dict[str, Any], text: str) -> list[dict[str, Any]]:
+    """Rows of a CSV text with a header line naming the columns, as insert changes."""
+    reader = csv.DictReader(io.StringIO(text))
+    types = {column["name"]: column["type"] for column in relation["columns"]}
+    unknown = sorted(set(reader.fieldnames or ()) - set(types))
+    if not reader.fieldnames or unknown:
+        column = unknown[0] if unknown else None
+        raise ApplicationError(
+            f"The CSV header must name columns of '{relation['name']}'"
+            + (f": no column '{column}'" if column else ""),
+            details={"index": None, "column": column},
+        )
+    changes = []
+    for row in reader:
+        if None in row:  # more fields than the header names
+            raise ApplicationError(
+                f"Change {len(changes)}: more fields than columns", details={"index": len(changes)}
+            )
+        changes.append({name: _from_text(types[name], value) for name, value in row.items()})
+    return changes

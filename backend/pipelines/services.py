@@ -8,7 +8,7 @@ from django.db import transaction
 
 from backend.core.errors import ApplicationError, Conflict, NotFound
 from backend.pipelines import events
-from backend.pipelines.ingress import normalize_changes
+from backend.pipelines.ingress import csv_changes, normalize_changes
 from backend.pipelines.models import (
     DesiredState,
     InputChange,
@@ -189,12 +189,43 @@ def _request(pipeline: Pipeline, action: str, actor: str) -> None:
         )
 
 
+def pipeline_deploy(*, user: AbstractBaseUser, name: str, actor: str) -> Pipeline:
+    """Move a stopped pipeline to its program's latest version.
+
+    Views keep no state across steps yet, so the checkpoint (input offsets) stays
+    valid for any new version; the next start continues from it.
+    """
+    with transaction.atomic():
+        pipeline = _locked(user, name)
+        if pipeline.state not in (State.STOPPED, State.FAILED):
+            raise Conflict(
+                f"Stop pipeline '{name}' before deploying a new program version",
+                details={"state": pipeline.state},
+            )
+        latest = program_latest_version(user=user, name=pipeline.program.name)
+        _require_compiled(latest)
+        if latest.pk != pipeline.program_version_id:
+            previous = pipeline.program_version.version
+            pipeline.program_version = latest
+            pipeline.save(update_fields=["program_version", "updated_at"])
+            PipelineEvent.objects.create(
+                pipeline=pipeline,
+                from_state=pipeline.state,
+                to_state=pipeline.state,
+                actor=actor,
+                message=f"deployed program version {latest.version} (was {previous})",
+            )
+    return pipeline
+
+
 def pipeline_ingest(
-    *, user: AbstractBaseUser, name: str, relation: str, changes: Any
+    *, user: AbstractBaseUser, name: str, relation: str, changes: Any, format: str = "json"
 ) -> tuple[int, int]:
     """Append changes to the pipeline's durable input log; all or nothing.
 
-    Answers (number of changes accepted, sequence number of the last one).
+    `changes` is parsed JSON, or CSV text (a header line, then rows to insert)
+    when `format` is "csv". Answers (number of changes accepted, sequence
+    number of the last one).
     """
     with transaction.atomic():
         # The row lock orders concurrent requests: sequence numbers commit in order,
@@ -206,6 +237,8 @@ def pipeline_ingest(
                 details={"state": pipeline.state},
             )
         target = _input_relation(pipeline, relation)
+        if format == "csv":
+            changes = csv_changes(target, changes)
         rows = normalize_changes(target, changes)
         first = pipeline.ingested_seq + 1
         InputChange.objects.bulk_create(

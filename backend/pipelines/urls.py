@@ -15,6 +15,7 @@ urlpatterns = [
         apis.PipelineIngressApi.as_view(),
         name="pipeline-ingress",
     ),
+    path("pipelines/<slug:name>/deploy", apis.PipelineDeployApi.as_view(), name="pipeline-deploy"),
     path("pipelines/<slug:name>/deltas", apis.PipelineDeltasApi.as_view(), name="pipeline-deltas"),
     path("pipelines/<slug:name>/events", apis.PipelineEventsApi.as_view(), name="pipeline-events"),
 ]

@@ -109,6 +109,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["backend.accounts.auth.IsAuthenticatedWithScope"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # `?format=` belongs to the API (ingress takes format=json|csv), not to DRF.
+    "URL_FORMAT_OVERRIDE": None,
 }
 
 CSRF_FAILURE_VIEW = "backend.core.apis.csrf_failure"

@@ -165,6 +165,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pipelines/{name}/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["pipelines_deploy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/pipelines/{name}/events": {
         parameters: {
             query?: never;
@@ -826,6 +842,43 @@ export interface operations {
             };
         };
     };
+    pipelines_deploy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     pipelines_events: {
         parameters: {
             query?: never;
@@ -849,7 +902,9 @@ export interface operations {
     };
     pipelines_ingress: {
         parameters: {
-            query?: never;
+            query?: {
+                format?: "csv" | "json";
+            };
             header?: never;
             path: {
                 name: string;
@@ -860,6 +915,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": Record<string, never>[];
+                "text/csv": string;
             };
         };
         responses: {

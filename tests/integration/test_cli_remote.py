@@ -1,0 +1,79 @@
+"""A program deployed from the command line exactly as a CI job does it."""
+
+import json
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+from tests.live import LiveStack
+
+PROGRAM = """\
+CREATE TABLE readings (sensor VARCHAR NOT NULL, celsius DOUBLE, at TIMESTAMP);
+CREATE VIEW hot AS SELECT sensor, celsius FROM readings WHERE celsius > 30;
+"""
+
+
+def weir(stack: LiveStack, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**stack.env, "WEIR_URL": stack.url, "WEIR_API_KEY": stack.api_key}
+    return subprocess.run(
+        [sys.executable, "-m", "backend.cli", *args],
+        env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+
+
+def test_deploy_push_status_and_tail_from_the_command_line(
+    stack: LiveStack, tmp_path: Path
+) -> None:
+    name = f"cli-{uuid.uuid4().hex[:6]}"
+    broken = tmp_path / "broken.sql"
+    broken.write_text(PROGRAM.replace("celsius > 30", "celcius > 30"))
+    done = weir(stack, "deploy", str(broken), "--pipeline", name)
+    assert done.returncode == 1
+    assert f"{broken}:2:" in done.stderr and "SQL202" in done.stderr
+    assert stack.api("GET", f"programs/{name}")[0] == 404, "nothing deployed"
+
+    program = tmp_path / "program.sql"
+    program.write_text(PROGRAM)
+    done = weir(stack, "deploy", str(program), "--pipeline", name, "--start")
+    assert done.returncode == 0, done.stderr
+    assert f"pipeline {name}: running" in done.stdout
+
+    rows = tmp_path / "rows.csv"
+    rows.write_text("sensor,celsius,at\na,31.5,2026-01-01 10:00:00\nb,12,\n")
+    done = weir(stack, "push", str(rows), "--pipeline", name, "--table", "readings")
+    assert done.returncode == 0, done.stderr
+    assert "accepted 2 changes" in done.stdout
+
+    done = weir(stack, "tail", name, "--after-step", "0", "--steps", "1")
+    assert done.returncode == 0, done.stderr
+    delta = json.loads(done.stdout.splitlines()[0])
+    assert (delta["step"], delta["changes"]) == (1, [{"insert": {"sensor": "a", "celsius": 31.5}}])
+
+    # A new version of a running pipeline: stopped, moved to the version, started again.
+    program.write_text(PROGRAM.replace("> 30", "> 10"))
+    done = weir(stack, "deploy", str(program), "--pipeline", name, "--start")
+    assert done.returncode == 0, done.stderr
+    assert "program version 2" in done.stdout
+    done = weir(stack, "status", name)
+    assert done.returncode == 0 and f"{name}" in done.stdout and "running" in done.stdout
+    ndjson = tmp_path / "more.ndjson"
+    ndjson.write_text('{"sensor": "c", "celsius": 15}\n')
+    assert (
+        weir(stack, "push", str(ndjson), "--pipeline", name, "--table", "readings").returncode == 0
+    )
+    done = weir(stack, "tail", name, "--after-step", "1", "--steps", "1")
+    delta = json.loads(done.stdout.splitlines()[0])
+    assert delta["changes"] == [{"insert": {"sensor": "c", "celsius": 15.0}}]
+    stack.api("POST", f"pipelines/{name}/stop")
+    stack.wait_for_state(name, "stopped")
+
+
+def test_remote_commands_report_refusals(stack: LiveStack) -> None:
+    done = weir(stack, "status", "no-such-pipeline")
+    assert done.returncode == 1 and "404" in done.stderr
+    env_key = {**stack.env, "WEIR_URL": stack.url, "WEIR_API_KEY": ""}
+    done = subprocess.run(
+        [sys.executable, "-m", "backend.cli", "status"], env=env_key, capture_output=True, text=True
+    )
+    assert done.returncode == 2 and "no API key" in done.stderr
