@@ -1,7 +1,7 @@
 import pytest
 
 from backend.core.errors import ApplicationError
-from backend.pipelines.ingress import normalize_changes
+from backend.pipelines.ingress import csv_changes, normalize_changes
 
 ORDERS = {
     "name": "orders",
@@ -81,3 +81,22 @@ def test_payload_must_be_rows() -> None:
         normalize_changes(ORDERS, "id=1")
     with pytest.raises(ApplicationError, match="Change 0 is not a JSON object"):
         normalize_changes(ORDERS, [1])
+
+
+def test_csv_rows_are_typed_by_the_columns_and_empty_fields_are_null() -> None:
+    text = "id,amount,at,ok,ratio\n7,1.5,2020-01-01 10:00:00,true,\n"
+    [(weight, row)] = normalize_changes(ORDERS, csv_changes(ORDERS, text))
+    assert weight == 1
+    assert (row["id"], row["amount"], row["at"], row["ok"], row["ratio"]) == (
+        7, "1.50", "2020-01-01 10:00:00", True, None,
+    )  # fmt: skip
+
+
+def test_a_csv_header_must_name_columns_and_bad_fields_name_their_row() -> None:
+    with pytest.raises(ApplicationError, match="no column 'bogus'"):
+        csv_changes(ORDERS, "id,bogus\n1,2\n")
+    with pytest.raises(ApplicationError) as raised:
+        normalize_changes(ORDERS, csv_changes(ORDERS, "id,amount\n1,2\nx,3\n"))
+    assert raised.value.details == {"index": 1, "column": "id"}
+    with pytest.raises(ApplicationError, match="more fields than columns"):
+        csv_changes(ORDERS, "id,amount\n1,2,3\n")
