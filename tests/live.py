@@ -26,6 +26,8 @@ from backend.embedded import free_port
 
 STATE_TIMEOUT_S = 240
 USER, PASSWORD, TEAM = "tester", "tester-password", "testers"
+# Small limits, so that tests can exceed them cheaply.
+MAX_REQUEST_BYTES, MAX_CHANGES = 1_000_000, 5_000
 DEFAULT = object()
 
 
@@ -133,6 +135,8 @@ def live_stack(state_dir: Path) -> Iterator[LiveStack]:
         "DATABASE_URL": devstack.with_database(base_url, name),
         "DJANGO_SETTINGS_MODULE": "backend.config.settings.test",
         "WEIR_STATE_DIR": str(state_dir),
+        "WEIR_MAX_REQUEST_BYTES": str(MAX_REQUEST_BYTES),
+        "WEIR_INGRESS_MAX_CHANGES": str(MAX_CHANGES),
     }
     port = free_port()
     stack = LiveStack(url=f"http://127.0.0.1:{port}", env=env)

@@ -3,6 +3,7 @@
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
@@ -239,6 +240,11 @@ def pipeline_ingest(
         target = _input_relation(pipeline, relation)
         if format == "csv":
             changes = csv_changes(target, changes)
+        if isinstance(changes, list) and len(changes) > settings.INGRESS_MAX_CHANGES:
+            raise ApplicationError(
+                f"At most {settings.INGRESS_MAX_CHANGES} changes per request; split the rest",
+                code="too_many_changes",
+            )
         rows = normalize_changes(target, changes)
         first = pipeline.ingested_seq + 1
         InputChange.objects.bulk_create(

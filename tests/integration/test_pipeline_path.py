@@ -4,7 +4,7 @@ import os
 import signal
 import uuid
 
-from tests.live import LiveStack, next_message
+from tests.live import MAX_CHANGES, MAX_REQUEST_BYTES, LiveStack, next_message
 
 PROGRAM = """\
 CREATE TABLE orders (
@@ -156,6 +156,15 @@ def test_bad_ingress_names_row_and_column_and_applies_nothing(stack: LiveStack) 
     assert (status, body["code"]) == (400, "not_an_input")
     status, body = stack.api("POST", f"pipelines/{pipeline}/ingress/nope", [])
     assert status == 404
+
+    too_many = [{"id": i, "customer": "x", "amount": 1} for i in range(MAX_CHANGES + 1)]
+    status, body = stack.api("POST", f"pipelines/{pipeline}/ingress/orders", too_many)
+    assert (status, body["code"]) == (400, "too_many_changes")
+    huge = b"[" + b" " * MAX_REQUEST_BYTES + b"]"
+    status, body = stack.api("POST", f"pipelines/{pipeline}/ingress/orders", raw=huge)
+    assert (status, body["code"]) == (413, "too_large")
+    status, body = stack.api("POST", f"pipelines/{pipeline}/ingress/orders", raw=b"\xff\xfe[")
+    assert status == 400 and set(body) == {"message", "code", "details"}
 
     good = [{"id": 5, "customer": "eve", "amount": 101}]
     assert stack.api("POST", f"pipelines/{pipeline}/ingress/orders", good) == (

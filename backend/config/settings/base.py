@@ -113,6 +113,9 @@ REST_FRAMEWORK = {
     "URL_FORMAT_OVERRIDE": None,
 }
 
+# Ingress requests: bytes per request body, changes per request.
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("WEIR_MAX_REQUEST_BYTES", 16 * 1024 * 1024))
+INGRESS_MAX_CHANGES = int(os.environ.get("WEIR_INGRESS_MAX_CHANGES", 100_000))
 CSRF_FAILURE_VIEW = "backend.core.apis.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
