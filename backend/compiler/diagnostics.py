@@ -34,6 +34,18 @@ class Code(StrEnum):
     COLUMN_COUNT = "SQL210"  # a view's column list does not match its query
     INVALID_DEFINITION = "SQL211"  # bad property value, two primary keys, ...
     UNKNOWN_PROPERTY = "SQL212"  # a WITH key the compiler does not know (warning)
+    AGGREGATE_MISUSE = "SQL213"  # an aggregate in WHERE, ON, GROUP BY, or inside another
+    NOT_GROUPED = "SQL214"  # a column neither in GROUP BY nor inside an aggregate
+    SET_OPERATION_SHAPE = "SQL215"  # UNION sides with different column counts or types
+    NO_WATERLINE = "SQL301"  # emit_final on a column with no inferable waterline
+    STREAM_TO_TABLE = "SQL302"  # a relational query reading a stream
+    TABLE_TO_STREAM = "SQL303"  # SELECT STREAM over tables only
+    NON_MONOTONIC_GROUP_BY = "SQL304"  # streaming GROUP BY without a monotonic key
+    STREAM_VALUES = "SQL305"  # SELECT STREAM over VALUES
+    NON_MONOTONIC_ORDER_BY = "SQL306"  # streaming ORDER BY without a monotonic leading key
+    UNBOUNDED_STATE = "SQL307"  # a join or aggregate whose state grows forever (warning)
+    DUPLICATE_LATENESS = "SQL308"  # two LATENESS annotations for one column
+    MULTIPLE_WATERMARKS = "SQL309"  # more than one WATERMARK column in a table
     NOT_SUPPORTED = "SQL401"  # valid SQL that Weir does not compile yet
 
 

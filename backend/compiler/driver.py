@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from backend.compiler.analysis.streaming import analyse
 from backend.compiler.diagnostics import Diagnostic, in_source_order
 from backend.compiler.lower.spec import PlanJson, catalog_json, plan_json
 from backend.compiler.plan import nodes as plan
@@ -53,6 +54,14 @@ def bind_pass(state: CompileState) -> CompileState:
     return replace(state, catalog=catalog, plan=logical, diagnostics=state.diagnostics + found)
 
 
+def streaming_pass(state: CompileState) -> CompileState:
+    """Waterlines, output modes and the streaming rules (analysis/streaming.py)."""
+    if state.plan is None:
+        return state
+    catalog, logical, found = analyse(state.catalog, state.plan)
+    return replace(state, catalog=catalog, plan=logical, diagnostics=state.diagnostics + found)
+
+
 def lower_pass(state: CompileState) -> CompileState:
     """Serialise the plan, which exists only for a program without any error."""
     if state.plan is None or state.has_errors:
@@ -64,6 +73,7 @@ PASSES: tuple[Callable[[CompileState], CompileState], ...] = (
     tokenize_pass,
     parse_pass,
     bind_pass,
+    streaming_pass,
     lower_pass,
 )
 

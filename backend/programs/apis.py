@@ -39,6 +39,9 @@ class ColumnSerializer(serializers.Serializer):
     name = serializers.CharField()
     type = serializers.CharField()
     nullable = serializers.BooleanField()
+    lateness = serializers.JSONField(allow_null=True, help_text="a constant expression")
+    watermark = serializers.JSONField(allow_null=True, help_text="a constant expression")
+    waterline = serializers.BooleanField(help_text="the compiler inferred a waterline")
 
 
 class RelationSerializer(serializers.Serializer):
@@ -49,6 +52,10 @@ class RelationSerializer(serializers.Serializer):
     append_only = serializers.BooleanField()
     materialized = serializers.BooleanField()
     local = serializers.BooleanField()
+    emit_final = serializers.IntegerField(allow_null=True, help_text="views: the column index")
+    output_mode = serializers.ChoiceField(
+        choices=["append", "update"], allow_null=True, help_text="views only"
+    )
 
 
 class CatalogSerializer(serializers.Serializer):

@@ -6,12 +6,12 @@ together with docs/contracts.md and the runner.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, TypeAlias, TypedDict
 
 from backend.compiler.plan import nodes as plan
-from backend.compiler.semantic.catalog import Catalog, Relation, RelationKind
+from backend.compiler.semantic.catalog import Catalog, Column, Relation, RelationKind
 
-PLAN_VERSION = 1
+PLAN_VERSION = 2
 
 
 class ColumnJson(TypedDict):
@@ -20,14 +20,27 @@ class ColumnJson(TypedDict):
     nullable: bool
 
 
+class AnnotatedColumnJson(TypedDict):
+    """A column of a relation (catalog, plan inputs, views), with its annotations."""
+
+    name: str
+    type: str
+    nullable: bool
+    lateness: ExprJson | None
+    watermark: ExprJson | None
+    waterline: bool
+
+
 class RelationJson(TypedDict):
     name: str
     kind: str
-    columns: list[ColumnJson]
+    columns: list[AnnotatedColumnJson]
     primary_key: list[str]
     append_only: bool
     materialized: bool
     local: bool
+    emit_final: int | None  # views only: the column index
+    output_mode: str | None  # views only: "append" | "update"
 
 
 class CatalogJson(TypedDict):
@@ -60,7 +73,25 @@ class CastExprJson(TypedDict):
     type: str
 
 
-ExprJson = ColumnExprJson | LiteralExprJson | CallExprJson | CastExprJson
+# "else" is a Python keyword: the functional form of TypedDict.
+CaseExprJson = TypedDict(
+    "CaseExprJson",
+    {
+        "kind": Literal["case"],
+        "whens": list[list["ExprJson"]],
+        "else": "ExprJson | None",
+        "type": str,
+    },
+)
+
+ExprJson: TypeAlias = ColumnExprJson | LiteralExprJson | CallExprJson | CastExprJson | CaseExprJson
+
+
+class AggJson(TypedDict):
+    function: str
+    args: list[ExprJson]
+    distinct: bool
+    type: str
 
 
 class ScanJson(TypedDict):
@@ -83,14 +114,70 @@ class ProjectJson(TypedDict):
     columns: list[ColumnJson]
 
 
-RelJson = ScanJson | FilterJson | ProjectJson
+class JoinJson(TypedDict):
+    op: Literal["join"]
+    kind: str
+    left: RelJson
+    right: RelJson
+    condition: ExprJson | None
+    columns: list[ColumnJson]
+
+
+class AggregateJson(TypedDict):
+    op: Literal["aggregate"]
+    input: RelJson
+    keys: list[ExprJson]
+    aggregates: list[AggJson]
+    columns: list[ColumnJson]
+
+
+class UnionJson(TypedDict):
+    op: Literal["union"]
+    inputs: list[RelJson]
+    columns: list[ColumnJson]
+
+
+class DistinctJson(TypedDict):
+    op: Literal["distinct"]
+    input: RelJson
+    columns: list[ColumnJson]
+
+
+class ValuesJson(TypedDict):
+    op: Literal["values"]
+    rows: list[list[ExprJson]]
+    columns: list[ColumnJson]
+
+
+class HopJson(TypedDict):
+    op: Literal["hop"]
+    input: RelJson
+    time: int
+    size: int
+    slide: int
+    columns: list[ColumnJson]
+
+
+RelJson = (
+    ScanJson
+    | FilterJson
+    | ProjectJson
+    | JoinJson
+    | AggregateJson
+    | UnionJson
+    | DistinctJson
+    | ValuesJson
+    | HopJson
+)
 
 
 class ViewJson(TypedDict):
     name: str
-    columns: list[ColumnJson]
+    columns: list[AnnotatedColumnJson]
     query: RelJson
     local: bool
+    emit_final: int | None
+    output_mode: str
 
 
 class PlanJson(TypedDict):
@@ -107,13 +194,24 @@ def relation_json(relation: Relation) -> RelationJson:
     return {
         "name": relation.name,
         "kind": relation.kind.value,
-        "columns": [
-            {"name": c.name, "type": c.type.name, "nullable": c.nullable} for c in relation.columns
-        ],
+        "columns": [column_json(c) for c in relation.columns],
         "primary_key": list(relation.primary_key),
         "append_only": relation.append_only,
         "materialized": relation.kind is RelationKind.VIEW and relation.materialized,
         "local": relation.local,
+        "emit_final": relation.emit_final,
+        "output_mode": relation.output_mode,
+    }
+
+
+def column_json(column: Column) -> AnnotatedColumnJson:
+    return {
+        "name": column.name,
+        "type": column.type.name,
+        "nullable": column.nullable,
+        "lateness": None if column.lateness is None else expr_json(column.lateness),
+        "watermark": None if column.watermark is None else expr_json(column.watermark),
+        "waterline": column.waterline,
     }
 
 
@@ -121,36 +219,98 @@ def plan_json(logical: plan.Plan) -> PlanJson:
     return {
         "version": PLAN_VERSION,
         "inputs": [relation_json(relation) for relation in logical.inputs],
-        "views": [
+        "views": [_view_json(view) for view in logical.views],
+    }
+
+
+def _view_json(view: plan.ViewPlan) -> ViewJson:
+    if view.relation is not None:
+        columns = [column_json(c) for c in view.relation.columns]
+    else:
+        columns = [
             {
-                "name": view.name,
-                "columns": _columns(view.columns),
-                "query": rel_json(view.query),
-                "local": view.local,
+                "name": f.name,
+                "type": f.type.name,
+                "nullable": f.nullable,
+                "lateness": None,
+                "watermark": None,
+                "waterline": False,
             }
-            for view in logical.views
-        ],
+            for f in view.columns
+        ]
+    return {
+        "name": view.name,
+        "columns": columns,
+        "query": rel_json(view.query),
+        "local": view.local,
+        "emit_final": view.emit_final,
+        "output_mode": view.output_mode,
     }
 
 
 def rel_json(rel: plan.Rel) -> RelJson:
+    columns = _columns(rel.columns)
     match rel:
         case plan.Scan():
-            return {"op": "scan", "relation": rel.relation, "columns": _columns(rel.columns)}
+            return {"op": "scan", "relation": rel.relation, "columns": columns}
         case plan.Filter():
+            condition = expr_json(rel.condition)
             return {
                 "op": "filter",
                 "input": rel_json(rel.input),
-                "condition": expr_json(rel.condition),
-                "columns": _columns(rel.columns),
+                "condition": condition,
+                "columns": columns,
             }
         case plan.Project():
+            exprs = [expr_json(expr) for expr in rel.exprs]
             return {
                 "op": "project",
                 "input": rel_json(rel.input),
-                "exprs": [expr_json(expr) for expr in rel.exprs],
-                "columns": _columns(rel.columns),
+                "exprs": exprs,
+                "columns": columns,
             }
+        case plan.Join():
+            return {
+                "op": "join",
+                "kind": rel.kind,
+                "left": rel_json(rel.left),
+                "right": rel_json(rel.right),
+                "condition": None if rel.condition is None else expr_json(rel.condition),
+                "columns": columns,
+            }
+        case plan.Aggregate():
+            return {
+                "op": "aggregate",
+                "input": rel_json(rel.input),
+                "keys": [expr_json(key) for key in rel.keys],
+                "aggregates": [_agg_json(agg) for agg in rel.aggregates],
+                "columns": columns,
+            }
+        case plan.Union():
+            return {"op": "union", "inputs": [rel_json(i) for i in rel.inputs], "columns": columns}
+        case plan.Distinct():
+            return {"op": "distinct", "input": rel_json(rel.input), "columns": columns}
+        case plan.Values():
+            rows = [[expr_json(e) for e in row] for row in rel.rows]
+            return {"op": "values", "rows": rows, "columns": columns}
+        case plan.Hop():
+            return {
+                "op": "hop",
+                "input": rel_json(rel.input),
+                "time": rel.time,
+                "size": rel.size,
+                "slide": rel.slide,
+                "columns": columns,
+            }
+
+
+def _agg_json(agg: plan.AggCall) -> AggJson:
+    return {
+        "function": agg.function,
+        "args": [expr_json(arg) for arg in agg.args],
+        "distinct": agg.distinct,
+        "type": agg.type.name,
+    }
 
 
 def expr_json(expr: plan.Expr) -> ExprJson:
@@ -173,6 +333,15 @@ def expr_json(expr: plan.Expr) -> ExprJson:
             }
         case plan.Cast():
             return {"kind": "cast", "expr": expr_json(expr.operand), "type": expr.type.name}
+        case plan.Case():
+            return {
+                "kind": "case",
+                "whens": [[expr_json(c), expr_json(r)] for c, r in expr.whens],
+                "else": None if expr.else_ is None else expr_json(expr.else_),
+                "type": expr.type.name,
+            }
+        case plan.AggregateRef():
+            raise AssertionError("aggregate references are resolved by the binder")
 
 
 def _columns(fields: tuple[plan.Field, ...]) -> list[ColumnJson]:

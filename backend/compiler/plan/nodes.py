@@ -66,7 +66,38 @@ class Cast:
     span: Span
 
 
-Expr = ColumnRef | Literal | Call | Cast
+@dataclass(frozen=True, slots=True)
+class Case:
+    """`CASE WHEN c THEN r ... ELSE e END` (a simple CASE is lowered to `eq` conditions)."""
+
+    whens: tuple[tuple[Expr, Expr], ...]
+    else_: Expr | None
+    type: SqlType
+    nullable: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class AggregateRef:
+    """While binding a grouped SELECT only: the `position`-th aggregate call."""
+
+    position: int
+    type: SqlType
+    nullable: bool
+    span: Span
+
+
+Expr = ColumnRef | Literal | Call | Cast | Case | AggregateRef
+
+
+@dataclass(frozen=True, slots=True)
+class AggCall:
+    function: str  # count | count_star | sum | avg | min | max
+    args: tuple[Expr, ...]
+    distinct: bool
+    type: SqlType
+    nullable: bool
+    span: Span
 
 
 # ---------------------------------------------------------------- relations
@@ -95,7 +126,63 @@ class Project:
     span: Span
 
 
-Rel = Scan | Filter | Project
+@dataclass(frozen=True, slots=True)
+class Join:
+    kind: str  # inner | left | right | full (CROSS JOIN: inner without condition)
+    left: Rel
+    right: Rel
+    condition: Expr | None
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """Output: one column per key, then one per aggregate; no keys: one row."""
+
+    input: Rel
+    keys: tuple[Expr, ...]
+    aggregates: tuple[AggCall, ...]
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Union:
+    """UNION ALL of inputs with the same column types."""
+
+    inputs: tuple[Rel, ...]
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Distinct:
+    input: Rel
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Values:
+    rows: tuple[tuple[Expr, ...], ...]
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Hop:
+    """Each input row once per hopping window containing column `time`."""
+
+    input: Rel
+    time: int
+    size: int  # microseconds
+    slide: int  # microseconds
+    columns: tuple[Field, ...]
+    span: Span
+
+
+Rel = Scan | Filter | Project | Join | Aggregate | Union | Distinct | Values | Hop
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +191,29 @@ class ViewPlan:
     columns: tuple[Field, ...]
     query: Rel
     local: bool = False  # computed for other views, never published
+    emit_final: int | None = None
+    output_mode: str = "update"  # "append": the view never retracts a row
+    relation: Relation | None = None  # its catalog entry (column annotations)
+    stream: bool = False  # written as SELECT STREAM
+    emit_final_span: Span | None = None  # the 'emit_final' property's value
+
+
+@dataclass(frozen=True, slots=True)
+class QueryPlan:
+    """A query outside CREATE VIEW: checked, never run."""
+
+    query: Rel
+    stream: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OrderCheck:
+    """A streaming query's leading ORDER BY key, over the query's output: it must be
+    monotonic (checked by the streaming pass; ORDER BY itself is not compiled yet)."""
+
+    query: Rel
+    key: Expr
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,3 +222,5 @@ class Plan:
 
     inputs: tuple[Relation, ...]
     views: tuple[ViewPlan, ...]
+    queries: tuple[QueryPlan, ...] = ()
+    order_checks: tuple[OrderCheck, ...] = ()

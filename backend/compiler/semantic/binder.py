@@ -13,10 +13,18 @@ from backend.compiler.diagnostics import Code, Diagnostic, Note, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic.catalog import Catalog, Column, Relation, RelationKind
 from backend.compiler.semantic.environment import Environment
-from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.lateness import (
+    attach_lateness,
+    collect_lateness,
+    report_unused_lateness,
+)
 from backend.compiler.semantic.properties import Properties, check_properties
-from backend.compiler.semantic.queries import bind_query, with_column_names
-from backend.compiler.semantic.scope import Scope
+from backend.compiler.semantic.queries import (
+    bind_query,
+    bind_statement_query,
+    is_stream,
+    with_column_names,
+)
 from backend.compiler.semantic.tables import bind_table
 from backend.compiler.source import Span
 from backend.compiler.suggest import did_you_mean
@@ -25,16 +33,20 @@ from backend.compiler.syntax import statements as stmt
 
 
 def bind(program: stmt.Program) -> tuple[Catalog, plan.Plan | None, tuple[Diagnostic, ...]]:
-    """Bind every statement; the plan is None if any statement has an error."""
+    """Bind every statement; the plan holds the views that bound without error."""
     env = Environment(declarations=_declarations(program))
+    collect_lateness(program, env)
     declared: dict[str, Span] = {}
     relations: list[Relation] = []
     views: list[plan.ViewPlan] = []
+    queries: list[plan.QueryPlan] = []
     for statement in program.statements:
         name = _declared_name(statement)
         is_new = name is None or _declare(name, declared, env)
         env.current = name.value if name is not None else None
         outcome = _bind_statement(statement, env)
+        if outcome.query is not None:
+            queries.append(outcome.query)
         if name is None or not is_new:
             continue
         if outcome.relation is None:
@@ -48,11 +60,12 @@ def bind(program: stmt.Program) -> tuple[Catalog, plan.Plan | None, tuple[Diagno
         relations.append(outcome.relation)
         if outcome.view is not None:
             views.append(outcome.view)
+    report_unused_lateness(env)
     catalog = Catalog(tuple(relations))
-    if any(diagnostic.is_error for diagnostic in env.diagnostics):
-        return catalog, None, tuple(env.diagnostics)
     inputs = tuple(r for r in relations if r.kind is not RelationKind.VIEW)
-    return catalog, plan.Plan(inputs, tuple(views)), tuple(env.diagnostics)
+    # The plan of what bound; the driver drops it when there is any error.
+    logical = plan.Plan(inputs, tuple(views), tuple(queries), tuple(env.order_checks))
+    return catalog, logical, tuple(env.diagnostics)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +75,7 @@ class _Outcome:
     relation: Relation | None = None
     view: plan.ViewPlan | None = None
     broken_columns: frozenset[str] = frozenset()
+    query: plan.QueryPlan | None = None
 
 
 def _bind_statement(statement: stmt.Statement, env: Environment) -> _Outcome:
@@ -76,7 +90,7 @@ def _bind_statement(statement: stmt.Statement, env: Environment) -> _Outcome:
         case stmt.CreatePump():
             _bind_insert(statement.insert, "CREATE PUMP", statement.span.start, env)
         case stmt.LatenessStatement():
-            _bind_lateness_statement(statement, env)
+            pass  # collected before the statements (see semantic/lateness.py)
         case stmt.QueryStatement():
             env.report(
                 error(
@@ -86,7 +100,9 @@ def _bind_statement(statement: stmt.Statement, env: Environment) -> _Outcome:
                     hint="give it a name: CREATE VIEW name AS SELECT ...",
                 )
             )
-            bind_query(statement.query, env)
+            bound = bind_statement_query(statement.query, env)
+            if bound is not None:
+                return _Outcome(query=plan.QueryPlan(bound.rel, is_stream(statement.query)))
         case stmt.IncompleteStatement():
             pass  # its syntax error is reported; its name is declared by the caller
     return _Outcome()
@@ -131,7 +147,7 @@ def _declare(name: ast.Identifier, declared: dict[str, Span], env: Environment) 
 
 
 def _bind_view(statement: stmt.CreateView, env: Environment) -> _Outcome:
-    bound = bind_query(statement.query, env)
+    bound = bind_statement_query(statement.query, env)
     properties = check_properties(statement.properties, "view", env)
     if bound is None:
         return _Outcome()
@@ -154,9 +170,13 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> _Outcome:
     if not _check_distinct_names(names, spans, env):
         return _Outcome()
     emit_final = _emit_final(statement, properties, names, env)
-    columns = tuple(
-        Column(field.name, field.type, field.nullable, span)
-        for field, span in zip(bound.columns, spans, strict=True)
+    columns = attach_lateness(
+        statement.name.value,
+        tuple(
+            Column(field.name, field.type, field.nullable, span)
+            for field, span in zip(bound.columns, spans, strict=True)
+        ),
+        env,
     )
     relation = Relation(
         name=statement.name.value,
@@ -168,9 +188,18 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> _Outcome:
         emit_final=emit_final,
         properties=properties.as_pairs(),
     )
-    return _Outcome(
-        relation, plan.ViewPlan(relation.name, bound.columns, bound.rel, relation.local)
+    item = properties.get("emit_final")
+    view = plan.ViewPlan(
+        relation.name,
+        bound.columns,
+        bound.rel,
+        relation.local,
+        emit_final=emit_final,
+        relation=relation,
+        stream=is_stream(statement.query),
+        emit_final_span=item.value_span if item is not None else None,
     )
+    return _Outcome(relation, view)
 
 
 def _check_distinct_names(
@@ -235,22 +264,3 @@ def _bind_insert(insert: stmt.Insert, construct: str, start: int, env: Environme
     env.lookup(insert.target)
     if not isinstance(insert.query.body, ast.Values):  # rows of literals: nothing to check
         bind_query(insert.query, env)
-
-
-def _bind_lateness_statement(statement: stmt.LatenessStatement, env: Environment) -> None:
-    env.not_supported("LATENESS statements", Span(statement.span.start, statement.column.span.end))
-    relation = env.lookup(statement.relation)
-    if relation is not None and relation.column_index(statement.column.value) is None:
-        env.report(
-            error(
-                Code.UNKNOWN_COLUMN,
-                f"Unknown column '{statement.column.value}' in {relation.kind.value} "
-                f"'{relation.name}'",
-                statement.column.span,
-                hint=did_you_mean(
-                    statement.column.value, [c.name for c in relation.columns], env.suggestions
-                ),
-            )
-        )
-    ctx = ExprContext(Scope(), env.diagnostics, env.suggestions, constant_clause="LATENESS")
-    bind_expr(statement.expr, ctx)

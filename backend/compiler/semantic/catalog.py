@@ -27,6 +27,7 @@ class Column:
     span: Span  # where the column is declared (or the expression that defines it)
     lateness: Expr | None = None  # constant, subtracted from the column's maximum
     watermark: Expr | None = None
+    waterline: bool = False  # inferred: the column has a waterline (analysis/waterlines.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,10 @@ class Relation:
     local: bool = False  # LOCAL views are not outputs of the pipeline
     emit_final: int | None = None  # index of the emit_final column of a view
     properties: tuple[tuple[str, str], ...] = ()
+    output_mode: str | None = None  # views: "append" | "update"
+    # Views: whether the query never retracts (what views reading it see,
+    # whatever emit_final does to its own output).
+    insert_only: bool = False
     _index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

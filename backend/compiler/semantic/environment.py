@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from backend.compiler.diagnostics import Code, Diagnostic, Note, error
-from backend.compiler.plan.nodes import Field
+from backend.compiler.plan.nodes import Expr, Field, OrderCheck, Rel
 from backend.compiler.semantic.catalog import Relation
 from backend.compiler.semantic.scope import column_index
 from backend.compiler.source import Span
 from backend.compiler.suggest import Budget, did_you_mean
 from backend.compiler.syntax import ast
+from backend.compiler.syntax.statements import LatenessStatement
 
 
 @dataclass
@@ -29,6 +30,14 @@ class Environment:
     declarations: dict[str, Span] = field(default_factory=dict)
     # The relation whose statement is being bound.
     current: str | None = None
+    # WITH queries in scope: name -> (plan, spans of its columns); None if it failed.
+    ctes: dict[str, tuple[Rel, tuple[Span, ...]] | None] = field(default_factory=dict)
+    # LATENESS statements by (view, column), with their bound value (None if it failed).
+    lateness: dict[tuple[str, str], tuple[Expr | None, LatenessStatement]] = field(
+        default_factory=dict
+    )
+    # Leading ORDER BY keys of streaming queries, for the streaming pass.
+    order_checks: list[OrderCheck] = field(default_factory=list)
     # The cost limit of 'did you mean' hints for the whole program.
     suggestions: Budget = field(default_factory=Budget)
 

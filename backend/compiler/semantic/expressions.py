@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
-from backend.compiler.semantic import functions, literals, types
+from backend.compiler.semantic import aggregates, functions, literals, time_functions, types
 from backend.compiler.semantic.scope import Scope, resolve_column
 from backend.compiler.semantic.type_names import resolve_type
 from backend.compiler.source import Span
@@ -35,6 +35,12 @@ class ExprContext:
     suggestions: Budget
     # Set to the clause name ("LATENESS") where the expression must be a constant.
     constant_clause: str | None = None
+    # A grouped SELECT list or HAVING collects its aggregate calls here; None
+    # where aggregates are not allowed (`aggregate_clause` names the place).
+    aggregates: list[plan.AggCall] | None = None
+    aggregate_clause: str = "WHERE"
+    # In GROUP BY, `TUMBLE(ts, INTERVAL ...)` names the window start.
+    group_by: bool = False
     # A deep chain hits the depth limit on both sides of many operators, but one
     # SQL105 per context is enough.
     too_deep_reported: bool = False
@@ -90,6 +96,18 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             return _cast(expr, ctx, depth)
         case ast.FunctionCall():
             return _function_call(expr, ctx, depth)
+        case ast.Case():
+            return _case(expr, ctx, depth)
+        case ast.FloorCeil():
+            operand = bind_expr(expr.operand, ctx, depth)
+            if operand is None:
+                return None
+            return time_functions.floor_ceil(expr, operand, ctx.diagnostics)
+        case ast.Extract():
+            operand = bind_expr(expr.operand, ctx, depth)
+            if operand is None:
+                return None
+            return time_functions.extract(expr, operand, ctx.diagnostics)
         case _:
             _not_supported_expression(expr, ctx, depth)
             return None
@@ -99,22 +117,12 @@ def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> N
     """Report a construct that is parsed but not compiled yet, checking its parts."""
     parts: tuple[ast.Expr | None, ...] = ()
     match expr:
-        case ast.Case():
-            construct = "CASE"
-            parts = (expr.operand, expr.else_)
-            parts += tuple(e for when in expr.whens for e in (when.condition, when.result))
         case ast.IsBoolean():
             construct = f"IS {'NOT ' * expr.negated}{expr.value.upper()}"
             parts = (expr.operand,)
         case ast.IsDistinctFrom():
             construct = f"IS {'NOT ' * expr.negated}DISTINCT FROM"
             parts = (expr.left, expr.right)
-        case ast.FloorCeil():
-            construct = f"{expr.function.upper()}(... TO {expr.unit.upper()})"
-            parts = (expr.operand,)
-        case ast.Extract():
-            construct = "EXTRACT"
-            parts = (expr.operand,)
         case ast.InSubquery():
             construct = "IN (subquery)"
             parts = (expr.operand,)
@@ -122,6 +130,9 @@ def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> N
             construct = "subqueries in expressions"
         case ast.Exists():
             construct = "EXISTS"
+        case ast.NamedArgument():
+            construct = "named arguments outside a table function"
+            parts = (expr.value,)
         case _:
             construct = "TABLE arguments outside a table function"
     ctx.not_supported(construct, expr.span)
@@ -396,9 +407,13 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         _bind_args(call, ctx, depth)
         return None
     if name in functions.AGGREGATE_FUNCTIONS:
-        ctx.not_supported(f"aggregate function {shown}", call.span)
-        _bind_args(call, ctx, depth)
-        return None
+        return _aggregate_call(call, ctx, depth)
+    if name in time_functions.WINDOW_FUNCTIONS and not call.name.quoted:
+        bound = [bind_expr(arg, ctx, depth) for arg in args]
+        present = tuple(arg for arg in bound if arg is not None)
+        if len(present) < len(bound):
+            return None
+        return time_functions.window_call(call, present, ctx.group_by, ctx.diagnostics)
     arity = functions.SCALAR_FUNCTIONS.get(name)
     if arity is None:
         if name in functions.NOT_YET_FUNCTIONS:
@@ -435,3 +450,82 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
 
 def _bind_args(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> None:
     _bind_parts((*call.args, call.filter), ctx, depth)
+
+
+def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    shown = call.name.value.upper()
+    if ctx.aggregates is None:
+        message = (
+            "Aggregate functions cannot be nested"
+            if ctx.aggregate_clause == "an aggregate"
+            else f"Aggregate functions are not allowed in {ctx.aggregate_clause}"
+        )
+        ctx.report(Code.AGGREGATE_MISUSE, f"{message}: {shown}", call.span)
+        return None
+    if call.name.value.lower() not in aggregates.COMPILED:
+        ctx.not_supported(f"aggregate function {shown}", call.span)
+        return None
+    if call.filter is not None:
+        ctx.not_supported(f"{shown}(...) FILTER", call.filter.span)
+        return None
+    inner = replace(ctx, aggregates=None, aggregate_clause="an aggregate", group_by=False)
+    bound = [bind_expr(arg, inner, depth) for arg in call.args]
+    ctx.too_deep_reported = inner.too_deep_reported
+    present = tuple(arg for arg in bound if arg is not None)
+    if len(present) < len(bound):
+        return None
+    agg, problem = aggregates.agg_call(call, present)
+    if agg is None:
+        ctx.report(
+            Code.UNKNOWN_FUNCTION if call.star else Code.TYPE_MISMATCH, str(problem), call.span
+        )
+        return None
+    # The same aggregate twice (in the select list and HAVING) is computed once.
+    same = aggregates.agg_shape(agg)
+    for position, existing in enumerate(ctx.aggregates):
+        if aggregates.agg_shape(existing) == same:
+            return plan.AggregateRef(position, agg.type, agg.nullable, call.span)
+    ctx.aggregates.append(agg)
+    return plan.AggregateRef(len(ctx.aggregates) - 1, agg.type, agg.nullable, call.span)
+
+
+def _case(expr: ast.Case, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """Searched and simple CASE; a simple CASE becomes `eq(operand, value)` conditions."""
+    operand = None if expr.operand is None else bind_expr(expr.operand, ctx, depth)
+    conditions = [bind_expr(when.condition, ctx, depth) for when in expr.whens]
+    results = [bind_expr(when.result, ctx, depth) for when in expr.whens]
+    else_ = None if expr.else_ is None else bind_expr(expr.else_, ctx, depth)
+    if (
+        (expr.operand is not None and operand is None)
+        or (expr.else_ is not None and else_ is None)
+        or None in conditions
+        or None in results
+    ):
+        return None
+    whens: list[tuple[plan.Expr, plan.Expr]] = []
+    for condition, result in zip(conditions, results, strict=True):
+        assert condition is not None and result is not None
+        if operand is not None:
+            if not _check_comparable(operand, condition, "WHEN value", ctx):
+                return None
+            nullable = operand.nullable or condition.nullable
+            condition = plan.Call(
+                "eq", (operand, condition), types.BOOLEAN, nullable, condition.span
+            )
+        elif not _check_boolean(condition, "WHEN", ctx):
+            return None
+        whens.append((condition, result))
+    branches = [result for _, result in whens] + ([else_] if else_ is not None else [])
+    result_type: types.SqlType = types.NULL
+    for branch in branches:
+        common = types.common_type(result_type, branch.type)
+        if common is None:
+            ctx.report(
+                Code.TYPE_MISMATCH,
+                f"CASE branches have no common type: {result_type} and {branch.type}",
+                branch.span,
+            )
+            return None
+        result_type = common
+    nullable = else_ is None or any(branch.nullable for branch in branches)
+    return plan.Case(tuple(whens), else_, result_type, nullable, expr.span)

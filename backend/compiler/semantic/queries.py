@@ -1,22 +1,24 @@
-"""Binding queries: a SELECT over one relation becomes Scan -> Filter -> Project.
+"""Binding queries: SELECT, set operations, VALUES and WITH into plan relations.
 
-Everything else the parser accepts (joins, GROUP BY, set operations, ...) is
-reported as not supported yet (SQL401) at its own span, but its parts are still
-bound so that unknown names and type errors inside it are reported too.
+A SELECT becomes FROM (scans, joins, subqueries) -> Filter (WHERE) ->
+Aggregate (GROUP BY, aggregates) -> Filter (HAVING) -> Project -> Distinct.
+Constructs not compiled yet are reported as SQL401 at their own span, and their
+parts are still bound so that unknown names and type errors inside are reported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from backend.compiler.diagnostics import Code, Note, error
+from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
-from backend.compiler.semantic.catalog import Relation
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.from_clause import bind_from
+from backend.compiler.semantic.grouping import Grouping
 from backend.compiler.semantic.scope import Scope, ScopeEntry, report_unknown_qualifier
+from backend.compiler.semantic.set_operations import bind_set_operation, bind_values
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -34,28 +36,121 @@ class BoundQuery:
 def bind_query(query: ast.Query, env: Environment) -> BoundQuery | None:
     """The plan of `query`, or None when it has errors or unsupported parts (reported)."""
     mark = len(env.diagnostics)
-    hidden = _bind_with(query, env)
+    saved = dict(env.ctes)
+    _bind_with(query, env)
     body = _bind_body(query.body, env)
-    env.unresolvable -= hidden
+    env.ctes = saved
     if query.order_by_span is not None:
         env.not_supported("ORDER BY", query.order_by_span)
+        if body is not None and is_stream(query):
+            _check_order_later(query.order_by[0], body, env)
     if query.limit is not None:
         env.not_supported("LIMIT, OFFSET and FETCH", query.limit.span)
     return None if env.has_errors_since(mark) else body
 
 
-def _bind_with(query: ast.Query, env: Environment) -> set[str]:
-    """Report WITH and bind its queries; returns the names it hides from lookup."""
-    if query.with_span is None:
-        return set()
-    env.not_supported("WITH", query.with_span)
-    hidden = set()
+# The passes after binding recurse over the plan: deeper plans are reported (SQL105).
+MAX_PLAN_DEPTH = 200
+MAX_PLAN_SIZE = 20_000
+
+
+def bind_statement_query(query: ast.Query, env: Environment) -> BoundQuery | None:
+    """`bind_query` for a whole statement's query, with the plan's depth and size checked."""
+    bound = bind_query(query, env)
+    if bound is None:
+        return None
+    depth, size = _depth_and_size(bound.rel)
+    if depth > MAX_PLAN_DEPTH:
+        message = f"Query nested deeper than {MAX_PLAN_DEPTH} operators"
+    elif size > MAX_PLAN_SIZE:
+        message = f"Query of more than {MAX_PLAN_SIZE} operators (WITH queries are inlined)"
+    else:
+        return bound
+    env.report(error(Code.TOO_DEEP, message, query.span))
+    return None
+
+
+def _inputs(rel: plan.Rel) -> tuple[plan.Rel, ...]:
+    match rel:
+        case plan.Scan() | plan.Values():
+            return ()
+        case plan.Join():
+            return (rel.left, rel.right)
+        case plan.Union():
+            return rel.inputs
+        case _:
+            return (rel.input,)
+
+
+def _depth_and_size(root: plan.Rel) -> tuple[int, int]:
+    """The plan's depth and its size as a tree, without recursion; a shared
+    subplan (a WITH query used twice) is visited once."""
+    done: dict[int, tuple[int, int]] = {}
+    stack: list[tuple[plan.Rel, bool]] = [(root, False)]
+    while stack:
+        rel, expanded = stack.pop()
+        if id(rel) in done:
+            continue
+        children = _inputs(rel)
+        if expanded:
+            results = [done[id(child)] for child in children]
+            depth = 1 + max((d for d, _ in results), default=0)
+            done[id(rel)] = (depth, min(1 + sum(s for _, s in results), MAX_PLAN_SIZE + 1))
+            continue
+        stack.append((rel, True))
+        stack.extend((child, False) for child in children if id(child) not in done)
+    return done[id(root)]
+
+
+def is_stream(query: ast.Query) -> bool:
+    """Whether the query is written `SELECT STREAM` (any SELECT of a set operation)."""
+    stack: list[ast.QueryBody] = [query.body]
+    while stack:
+        body = stack.pop()
+        match body:
+            case ast.Select():
+                if body.stream:
+                    return True
+            case ast.SetOperation():
+                stack.extend((body.left, body.right))
+            case ast.Query():
+                stack.append(body.body)
+    return False
+
+
+def _check_order_later(item: ast.OrderItem, body: BoundQuery, env: Environment) -> None:
+    """Record the leading ORDER BY key of a streaming query, bound over its output
+    columns, for the streaming pass (SQL306). A key that does not bind is skipped."""
+    entry = ScopeEntry("", item.span, "the query", body.columns, 0)
+    scratch: list[Diagnostic] = []
+    key = bind_expr(item.expr, ExprContext(Scope((entry,)), scratch, env.suggestions))
+    if key is not None and not scratch:
+        env.order_checks.append(plan.OrderCheck(body.rel, key, item.expr.span))
+
+
+def _bind_subquery(query: ast.Query, env: Environment) -> tuple[plan.Rel, tuple[Span, ...]] | None:
+    bound = bind_query(query, env)
+    return None if bound is None else (bound.rel, bound.spans)
+
+
+def _bind_with(query: ast.Query, env: Environment) -> None:
+    """Each WITH query is visible to the later ones and to the body."""
     for cte in query.with_:
-        bind_query(cte.query, env)
-        if cte.name.value not in env.relations and cte.name.value not in env.unresolvable:
-            hidden.add(cte.name.value)
-            env.unresolvable.add(cte.name.value)
-    return hidden
+        bound = bind_query(cte.query, env)
+        if bound is not None and cte.columns:
+            if len(cte.columns) != len(bound.columns):
+                env.report(
+                    error(
+                        Code.COLUMN_COUNT,
+                        f"'{cte.name.value}' names {len(cte.columns)} columns "
+                        f"but its query produces {len(bound.columns)}",
+                        cte.columns[0].span.to(cte.columns[-1].span),
+                    )
+                )
+                bound = None
+            else:
+                bound = with_column_names(bound, tuple(c.value for c in cte.columns))
+        env.ctes[cte.name.value] = None if bound is None else (bound.rel, bound.spans)
 
 
 def _bind_body(body: ast.QueryBody, env: Environment) -> BoundQuery | None:
@@ -65,134 +160,18 @@ def _bind_body(body: ast.QueryBody, env: Environment) -> BoundQuery | None:
         case ast.Query():
             return bind_query(body, env)
         case ast.SetOperation():
-            env.not_supported(f"{body.op.upper()}{' ALL' * body.all}", body.op_span)
-            _bind_body(body.left, env)
-            _bind_body(body.right, env)
-            return None
+            bound = bind_set_operation(body, env, _bind_body_parts)
+            return None if bound is None else BoundQuery(*bound)
         case ast.Values():
-            env.not_supported("VALUES", body.span)
-            return None
+            values = bind_values(body, env)
+            return None if values is None else BoundQuery(*values)
 
 
-# ---------------------------------------------------------------- FROM
-
-
-@dataclass
-class _From:
-    """The FROM clause being bound: its scope entries, and its plan when it has one."""
-
-    entries: list[ScopeEntry]
-    source: plan.Rel | None = None
-
-    @property
-    def scope(self) -> Scope:
-        return Scope(tuple(self.entries))
-
-    @property
-    def width(self) -> int:
-        return sum(entry.width for entry in self.entries)
-
-
-def _bind_from(items: tuple[ast.FromItem, ...], env: Environment) -> _From:
-    bound = _From([])
-    for position, item in enumerate(items):
-        if position == 1:
-            env.not_supported("several relations in FROM (use JOIN)", item.span)
-        _bind_from_item(item, env, bound)
-    if len(items) == 1 and isinstance(items[0], ast.TableRef) and bound.scope.is_complete:
-        columns = bound.entries[0].columns or ()
-        bound.source = plan.Scan(items[0].name.value, columns, items[0].span)
-    return bound
-
-
-def _bind_from_item(item: ast.FromItem, env: Environment, bound: _From) -> None:
-    match item:
-        case ast.TableRef():
-            relation = env.lookup(item.name)
-            if item.column_aliases:
-                env.not_supported(
-                    "column aliases in FROM",
-                    item.column_aliases[0].span.to(item.column_aliases[-1].span),
-                )
-            if item.over is not None:
-                env.not_supported("OVER on a FROM item (windowed joins)", item.over.span)
-            if item.as_of is not None:
-                env.not_supported("FOR SYSTEM_TIME AS OF", item.as_of.span)
-            alias = item.alias or item.name
-            description = _describe(relation) if relation else f"'{item.name.value}'"
-            columns, index = env.shape_of(relation) if relation else (None, None)
-            broken = env.broken_columns.get(item.name.value, frozenset())
-            _add_entry(env, bound, alias, description, columns, broken, index)
-        case ast.DerivedTable():
-            env.not_supported(f"{'LATERAL ' * item.lateral}subqueries in FROM", item.span)
-            inner = bind_query(item.query, env)
-            alias = item.alias or ast.Identifier("", False, item.span)
-            columns = inner.columns if inner else None
-            _add_entry(env, bound, alias, f"subquery '{alias.value}'", columns)
-        case ast.TableFunction():
-            name = item.call.name
-            env.not_supported(f"table function {name.value.upper()}", item.span)
-            alias = item.alias or name
-            _add_entry(env, bound, alias, f"'{alias.value}'", None)
-        case ast.Join():
-            _bind_join(item, env, bound)
-
-
-def _bind_join(join: ast.Join, env: Environment, bound: _From) -> None:
-    kind = "" if join.kind == "inner" else f"{join.kind.upper()} "
-    env.not_supported(f"{'NATURAL ' * join.natural}{kind}JOIN", join.keyword_span)
-    first_entry = len(bound.entries)
-    _bind_from_item(join.left, env, bound)
-    left_entries = Scope(tuple(bound.entries[first_entry:]))
-    right_start = len(bound.entries)
-    _bind_from_item(join.right, env, bound)
-    right_entries = Scope(tuple(bound.entries[right_start:]))
-    for name in join.using:
-        for side in (left_entries, right_entries):
-            if not side.is_opaque and all(e.find(name.value) is None for e in side.entries):
-                where = ", ".join(f"'{entry.alias}'" for entry in side.entries)
-                env.report(
-                    error(
-                        Code.UNKNOWN_COLUMN, f"Unknown column '{name.value}' in {where}", name.span
-                    )
-                )
-    if join.condition is not None:
-        ctx = ExprContext(
-            Scope(tuple(bound.entries[first_entry:])), env.diagnostics, env.suggestions
-        )
-        condition = bind_expr(join.condition, ctx)
-        if condition is not None:
-            _check_condition(condition, "ON", env)
-
-
-def _add_entry(
-    env: Environment,
-    bound: _From,
-    alias: ast.Identifier,
-    description: str,
-    columns: tuple[plan.Field, ...] | None,
-    broken: frozenset[str] = frozenset(),
-    index: Mapping[str, int] | None = None,
-) -> None:
-    if alias.value:
-        for entry in bound.entries:
-            if entry.alias == alias.value:
-                env.report(
-                    error(
-                        Code.DUPLICATE_RELATION,
-                        f"'{alias.value}' appears twice in FROM",
-                        alias.span,
-                        notes=(Note(f"'{alias.value}' first appears here", entry.alias_span),),
-                        hint="give one of them an alias, as in FROM t AS t2",
-                    )
-                )
-                break
-    entry = ScopeEntry(alias.value, alias.span, description, columns, bound.width, broken, index)
-    bound.entries.append(entry)
-
-
-def _describe(relation: Relation) -> str:
-    return f"{relation.kind.value} '{relation.name}'"
+def _bind_body_parts(
+    body: ast.QueryBody, env: Environment
+) -> tuple[plan.Rel, tuple[Span, ...]] | None:
+    bound = _bind_body(body, env)
+    return None if bound is None else (bound.rel, bound.spans)
 
 
 # ---------------------------------------------------------------- SELECT
@@ -200,38 +179,61 @@ def _describe(relation: Relation) -> str:
 
 def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     mark = len(env.diagnostics)
-    if select.distinct is not None:
-        env.not_supported("SELECT DISTINCT", select.distinct)
     if not select.from_:
         select_keyword = Span(select.span.start, select.span.start + len("select"))
         env.not_supported("SELECT without FROM", select_keyword)
-    from_ = _bind_from(select.from_, env)
-    ctx = ExprContext(from_.scope, env.diagnostics, env.suggestions)
+    from_ = bind_from(select.from_, env, _bind_subquery)
+    scope = from_.scope
     condition = None
     if select.where is not None:
+        ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE")
         condition = bind_expr(select.where, ctx)
         if condition is not None:
             _check_condition(condition, "WHERE", env)
-    for clause, construct in ((select.group_by, "GROUP BY"), (select.having, "HAVING")):
-        if clause is not None:
-            env.not_supported(construct, clause.span)
+    keys: list[plan.Expr | None] = []
+    if select.group_by is not None:
+        ctx = ExprContext(
+            scope, env.diagnostics, env.suggestions, aggregate_clause="GROUP BY", group_by=True
+        )
+        keys = [bind_expr(expr, ctx) for expr in select.group_by.exprs]
     if select.windows_span is not None:
         env.not_supported("WINDOW", select.windows_span)
+    collected: list[plan.AggCall] = []
+    ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregates=collected)
     items = _bind_items(select.items, ctx, env)
+    having = None
+    if select.having is not None:
+        having = bind_expr(select.having.exprs[0], ctx) if select.having.exprs else None
+        if having is not None:
+            _check_condition(having, "HAVING", env)
     # Parts can also fail silently (a name of an unknown relation): check them all.
     if env.has_errors_since(mark) or from_.source is None or items is None:
         return None
-    if (select.where is None) != (condition is None):
+    if (select.where is None) != (condition is None) or None in keys:
+        return None
+    if (select.having is None) != (having is None):
         return None
     rel: plan.Rel = from_.source
     if condition is not None:
         rel = plan.Filter(rel, condition, rel.columns, condition.span)
     exprs, names, spans = items
+    if select.group_by is not None or collected or having is not None:
+        grouping = Grouping(tuple(k for k in keys if k is not None), collected, env.diagnostics)
+        lifted = [grouping.lift(expr) for expr in exprs]
+        lifted_having = None if having is None else grouping.lift(having)
+        if env.has_errors_since(mark):
+            return None
+        rel = grouping.node(rel, select.group_by.span if select.group_by else select.span)
+        if lifted_having is not None:
+            rel = plan.Filter(rel, lifted_having, rel.columns, lifted_having.span)
+        exprs = [expr for expr in lifted if expr is not None]
     fields = tuple(
         plan.Field(name, e.type, e.nullable) for e, name in zip(exprs, names, strict=True)
     )
     if not _is_identity(exprs, fields, rel.columns):
         rel = plan.Project(rel, tuple(exprs), fields, select.span)
+    if select.distinct is not None:
+        rel = plan.Distinct(rel, rel.columns, select.distinct)
     return BoundQuery(rel, tuple(spans))
 
 
@@ -296,6 +298,7 @@ def _expand_star(item: ast.StarItem, scope: Scope, env: Environment) -> list[pla
         plan.ColumnRef(entry.offset + index, column.name, column.type, column.nullable, item.span)
         for entry in entries
         for index, column in enumerate(entry.columns or ())
+        if item.qualifier is not None or column.name not in entry.hidden
     ]
 
 

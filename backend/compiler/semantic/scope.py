@@ -31,6 +31,8 @@ class ScopeEntry:
     # Column name -> position; built from `columns` unless given (a relation's is
     # built once and shared by every FROM that names it).
     index: Mapping[str, int] | None = field(default=None, repr=False, compare=False)
+    # Columns an unqualified name or `*` does not see (the right side of JOIN USING).
+    hidden: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.index is None:
@@ -112,7 +114,9 @@ def _resolve_unqualified(
     if any(name.value in entry.broken for entry in scope.entries):
         return None
     matches = [
-        (entry, index) for entry in scope.entries if (index := entry.find(name.value)) is not None
+        (entry, index)
+        for entry in scope.entries
+        if (index := entry.find(name.value)) is not None and name.value not in entry.hidden
     ]
     if len(matches) == 1:
         entry, index = matches[0]

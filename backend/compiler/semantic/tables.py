@@ -70,6 +70,7 @@ def bind_table(statement: stmt.CreateTable | stmt.CreateStream, env: Environment
         if _is_first_key(table_constraint.span, key_declared_at, env):
             key_declared_at, primary_key = table_constraint.span, list(table_constraint.columns)
     key = _check_key_columns(primary_key, declared_at, env)
+    _check_one_watermark(statement, env)
     if is_stream and key_declared_at is not None:
         env.report(
             error(
@@ -217,3 +218,22 @@ def _check_key_columns(
         else:
             names.append(column.value)
     return tuple(names)
+
+
+def _check_one_watermark(statement: stmt.CreateTable | stmt.CreateStream, env: Environment) -> None:
+    """Feldera compiles at most one WATERMARK column per table."""
+    marks = [
+        constraint.span
+        for definition in statement.columns
+        for constraint in definition.constraints
+        if isinstance(constraint, stmt.WatermarkConstraint)
+    ]
+    for span in marks[1:]:
+        env.report(
+            error(
+                Code.MULTIPLE_WATERMARKS,
+                "A table can have only one WATERMARK column",
+                span,
+                notes=(Note("the first WATERMARK", marks[0]),),
+            )
+        )

@@ -255,6 +255,15 @@ class TableArg:
 
 
 @dataclass(frozen=True, slots=True)
+class NamedArgument:
+    """`name => value` in a (table) function call."""
+
+    name: Identifier
+    value: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Subquery:
     query: Query
     span: Span
@@ -289,6 +298,7 @@ Expr = (
     | FloorCeil
     | Extract
     | TableArg
+    | NamedArgument
     | Subquery
     | Exists
 )

@@ -320,7 +320,7 @@ def parse_function_call(c: Cursor) -> ast.Expr:
         c.advance()
         star = True
     elif not c.at_symbol(")"):
-        args = parse_expr_list(c)
+        args = _arguments(c)
     if lowered in ("floor", "ceil", "ceiling") and len(args) == 1 and c.accept_word("to"):
         unit = c.expect_identifier("a time unit such as HOUR").value
         c.expect_symbol(")")
@@ -339,6 +339,23 @@ def parse_function_call(c: Cursor) -> ast.Expr:
         over = parse_over(c)
     span = Span(name.span.start, c.previous_end)
     return ast.FunctionCall(name, args, distinct, star, filter_, over, span)
+
+
+def _arguments(c: Cursor) -> tuple[ast.Expr, ...]:
+    """Function arguments, positional or named (`SIZE => INTERVAL '1' HOUR`)."""
+    items = [_argument(c)]
+    while c.accept_symbol(","):
+        items.append(_argument(c))
+    return tuple(items)
+
+
+def _argument(c: Cursor) -> ast.Expr:
+    if c.at_identifier() and c.peek().is_symbol("=>"):
+        name = c.expect_identifier("an argument name")
+        c.advance()
+        value = parse_expr(c)
+        return ast.NamedArgument(name, value, name.span.to(value.span))
+    return parse_expr(c)
 
 
 def parse_over(c: Cursor) -> ast.WindowSpec | ast.Identifier:

@@ -330,6 +330,12 @@ export interface components {
             name: string;
             type: string;
             nullable: boolean;
+            /** @description a constant expression */
+            lateness: unknown;
+            /** @description a constant expression */
+            watermark: unknown;
+            /** @description the compiler inferred a waterline */
+            waterline: boolean;
         };
         Delta: {
             step: number;
@@ -390,12 +396,20 @@ export interface components {
             username: string;
             password: string;
         };
+        /** @enum {unknown} */
+        NullEnum: null;
         /**
          * @description * `fail` - Fail
          *     * `restart` - Restart
          * @enum {string}
          */
         OnRunnerFailureEnum: "fail" | "restart";
+        /**
+         * @description * `append` - append
+         *     * `update` - update
+         * @enum {string}
+         */
+        OutputModeEnum: "append" | "update";
         Pipeline: {
             name: string;
             program: string;
@@ -464,6 +478,15 @@ export interface components {
             append_only: boolean;
             materialized: boolean;
             local: boolean;
+            /** @description views: the column index */
+            emit_final: number | null;
+            /**
+             * @description views only
+             *
+             *     * `append` - append
+             *     * `update` - update
+             */
+            output_mode: (components["schemas"]["OutputModeEnum"] | components["schemas"]["NullEnum"]) | null;
         };
         /**
          * @description * `read` - Read

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Relation } from '../api/types';
+import type { Column, Relation } from '../api/types';
 import { exampleInput, ingestTargets, parseIngestInput } from './ingest';
 
 const rel = (name: string, kind: Relation['kind'], columns: Relation['columns'] = []): Relation => ({
@@ -10,6 +10,17 @@ const rel = (name: string, kind: Relation['kind'], columns: Relation['columns'] 
   append_only: false,
   materialized: false,
   local: false,
+  emit_final: null,
+  output_mode: null,
+});
+
+const col = (name: string, type: string, nullable: boolean): Column => ({
+  name,
+  type,
+  nullable,
+  lateness: null,
+  watermark: null,
+  waterline: false,
 });
 
 describe('ingestTargets', () => {
@@ -44,11 +55,11 @@ describe('parseIngestInput', () => {
 describe('exampleInput', () => {
   it('builds a row with a plausible value per column type', () => {
     const r = rel('orders', 'table', [
-      { name: 'id', type: 'BIGINT', nullable: false },
-      { name: 'amount', type: 'DECIMAL(10,2)', nullable: true },
-      { name: 'ts', type: 'TIMESTAMP', nullable: false },
-      { name: 'ok', type: 'BOOLEAN', nullable: true },
-      { name: 'note', type: 'VARCHAR', nullable: true },
+      col('id', 'BIGINT', false),
+      col('amount', 'DECIMAL(10,2)', true),
+      col('ts', 'TIMESTAMP', false),
+      col('ok', 'BOOLEAN', true),
+      col('note', 'VARCHAR', true),
     ]);
     expect(JSON.parse(exampleInput(r))).toEqual([
       { id: 1, amount: '1.00', ts: '2024-01-01 10:00:00', ok: true, note: 'text' },

@@ -97,7 +97,14 @@ def test_stream_has_implicit_rowtime_and_is_append_only() -> None:
     plan = plan_of("CREATE STREAM s (x INT)")
     (stream,) = plan["inputs"]
     assert stream["kind"] == "stream" and stream["append_only"] is True
-    assert stream["columns"][0] == {"name": "rowtime", "type": "TIMESTAMP", "nullable": False}
+    assert stream["columns"][0] == {
+        "name": "rowtime",
+        "type": "TIMESTAMP",
+        "nullable": False,
+        "lateness": None,
+        "watermark": None,
+        "waterline": True,
+    }
 
 
 def test_inputs_are_tables_and_streams_and_views_are_separate_in_program_order() -> None:
@@ -173,11 +180,20 @@ def test_first_declaration_wins_a_duplicate() -> None:
     assert relation is not None and [c.name for c in relation.columns] == ["x"]
 
 
-def test_a_with_query_name_does_not_cascade_into_unknown_table() -> None:
+def test_a_with_query_is_visible_to_its_body_only() -> None:
     result = compile_program(
-        ORDERS + "CREATE VIEW v AS WITH w AS (SELECT id FROM orders) SELECT id FROM w"
+        ORDERS
+        + "CREATE VIEW v AS WITH w AS (SELECT id FROM orders) SELECT id FROM w;"
+        + "CREATE VIEW x AS SELECT id FROM w"
     )
-    assert [d.message for d in result.diagnostics] == ["Not supported yet: WITH"]
+    assert [d.message for d in result.diagnostics] == ["Unknown table or view 'w'"]
+
+
+def test_a_failed_with_query_does_not_cascade() -> None:
+    result = compile_program(
+        ORDERS + "CREATE VIEW v AS WITH w AS (SELECT nope FROM orders) SELECT id FROM w"
+    )
+    assert [d.code.value for d in result.diagnostics] == ["SQL202"]
 
 
 def test_quoted_identifiers_are_case_sensitive() -> None:

@@ -3,7 +3,14 @@ from __future__ import annotations
 import json
 
 from backend.compiler import CompileResult, Diagnostic, compile_program
-from backend.compiler.driver import PASSES, bind_pass, lower_pass, parse_pass, tokenize_pass
+from backend.compiler.driver import (
+    PASSES,
+    bind_pass,
+    lower_pass,
+    parse_pass,
+    streaming_pass,
+    tokenize_pass,
+)
 
 PROGRAM = """
 CREATE TABLE orders (id BIGINT NOT NULL, amount DOUBLE);
@@ -16,6 +23,7 @@ def test_passes_run_in_a_fixed_order() -> None:
         tokenize_pass.__name__,
         parse_pass.__name__,
         bind_pass.__name__,
+        streaming_pass.__name__,
         lower_pass.__name__,
     ]
 
@@ -35,6 +43,8 @@ def test_result_json_has_exactly_the_contract_keys() -> None:
         "append_only",
         "materialized",
         "local",
+        "emit_final",
+        "output_mode",
     ]
     json.dumps(payload)  # serialisable as is
 
@@ -76,7 +86,7 @@ def test_comments_and_whitespace_compile_to_an_empty_program() -> None:
     assert payload == {
         "diagnostics": [],
         "catalog": {"relations": []},
-        "plan": {"version": 1, "inputs": [], "views": []},
+        "plan": {"version": 2, "inputs": [], "views": []},
     }
 
 

@@ -27,6 +27,9 @@ SQL_FRAGMENTS = [
     "KEY", "LATENESS", "t", "a", "b", "rowtime", "UPPER", "COUNT", "'x'", "'2020-01-01'",
     "1", "2.5", "1e3", "(", ")", ",", ";", ".", "*", "+", "-", "/", "%", "=", "<>", "<", ">=",
     "||", '"Q"', "--c\n", "/*", "*/", "'", '"', "@", "\n",
+    "HAVING", "DISTINCT", "LEFT", "FULL", "CROSS", "NATURAL", "USING", "SUM", "MAX", "FLOOR",
+    "TUMBLE", "HOP", "TUMBLE_END", "DESCRIPTOR", "TABLE", "=>", "SIZE", "EXTRACT", "'emit_final'",
+    "WATERMARK", "v.a", "ELSE",
 ]  # fmt: skip
 
 
@@ -78,6 +81,18 @@ def test_pathological_inputs() -> None:
         "SELECT INTERVAL '" + "9" * 5000 + "' HOUR FROM t",
         "CREATE VIEW v WITH ('emit_final' = '" + "9" * 5000 + "') AS SELECT 1",
         "'" * 10001,
+        "CREATE TABLE t (a INT); CREATE VIEW v AS "
+        + " UNION ALL ".join(["SELECT a FROM t"] * 3000),
+        "CREATE TABLE t (a INT); CREATE VIEW v AS "
+        + " ".join(["SELECT a FROM t UNION ALL SELECT a FROM t UNION"] * 2000)
+        + " SELECT a FROM t",
+        "CREATE TABLE t (a INT); CREATE VIEW v AS SELECT 1 AS x FROM t "
+        + " ".join(f"JOIN t t{i} ON TRUE" for i in range(3000)),
+        "CREATE TABLE t (a INT); CREATE VIEW v AS SELECT 1 AS x FROM "
+        + ", ".join(f"t t{i}" for i in range(3000)),
+        "CREATE TABLE t (a INT); CREATE VIEW v AS WITH x0 AS (SELECT a FROM t)"
+        + "".join(f", x{i + 1} AS (SELECT p.a FROM x{i} p JOIN x{i} q ON TRUE)" for i in range(60))
+        + " SELECT a FROM x60",
         "/*" * 1000,
         "\x00\ud800\U0001f600",
     ]:

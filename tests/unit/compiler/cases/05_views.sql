@@ -17,6 +17,9 @@ FROM customers AS c;
 CREATE VIEW renamed (key, label) AS SELECT id, name FROM customers c WHERE c.score > 0.5;
 
 CREATE LOCAL VIEW helper AS SELECT id, region FROM customers;
+-- emit_final needs a waterline: here from LATENESS statements.
+LATENESS summary.id 100;
+LATENESS everyone_again.id 100;
 CREATE MATERIALIZED VIEW summary WITH ('emit_final' = 'id') AS SELECT id FROM helper;
 
 -- A view over a view, reordering its columns.

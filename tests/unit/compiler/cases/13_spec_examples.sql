@@ -1,4 +1,4 @@
--- Examples from the dialect documents (spec/), as far as they compile today.
+-- Examples from the dialect documents (spec/): Feldera and the first Calcite ones.
 
 -- Feldera: LATENESS and WATERMARK on table columns, append-only tables.
 CREATE TABLE order_pickup (
@@ -21,3 +21,11 @@ FROM Orders;
 
 -- A reserved word as a column must be quoted in queries.
 CREATE VIEW pickups AS SELECT "when", location FROM order_pickup WHERE location IS NOT NULL;
+
+-- Feldera: the LATENESS statement, before the view it names; emit_final.
+CREATE TABLE readings (COL1 TIMESTAMP NOT NULL, COL2 INT);
+LATENESS V.COL1 INTERVAL '1' HOUR;
+CREATE VIEW V AS SELECT readings.COL1, readings.COL2 FROM readings;
+CREATE VIEW final_hours WITH ('emit_final' = 'ts') AS
+SELECT FLOOR("when" TO HOUR) AS ts, COUNT(*) AS pickups
+FROM order_pickup GROUP BY FLOOR("when" TO HOUR);

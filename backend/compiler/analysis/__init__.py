@@ -1,0 +1,1 @@
+"""Streaming analyses over the typed plan: stream or table, waterlines, output mode."""

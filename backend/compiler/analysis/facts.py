@@ -1,0 +1,53 @@
+"""The facts of a plan relation (analysis/lattice.py), from those of the relations it reads."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from backend.compiler.analysis.lattice import Facts, unknown
+from backend.compiler.analysis.monotonicity import is_monotone
+from backend.compiler.plan import nodes as plan
+
+
+def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
+    """Relation kind, insert-only-ness and waterlines of `rel`'s output."""
+    match rel:
+        case plan.Scan():
+            return known.get(rel.relation) or unknown(len(rel.columns))
+        case plan.Filter():
+            return facts_of(rel.input, known)
+        case plan.Project():
+            inner = facts_of(rel.input, known)
+            lines = tuple(is_monotone(expr, inner.waterlines) for expr in rel.exprs)
+            return Facts(inner.stream, inner.insert_only, lines)
+        case plan.Join():
+            return _join(rel, facts_of(rel.left, known), facts_of(rel.right, known))
+        case plan.Aggregate():
+            inner = facts_of(rel.input, known)
+            keys = tuple(is_monotone(key, inner.waterlines) for key in rel.keys)
+            return Facts(inner.stream, False, keys + (False,) * len(rel.aggregates))
+        case plan.Union():
+            result = facts_of(rel.inputs[0], known)
+            for other in rel.inputs[1:]:
+                result = result.meet(facts_of(other, known))
+            return result
+        case plan.Distinct():
+            # A row, once present, stays: DISTINCT of insertions only inserts.
+            return facts_of(rel.input, known)
+        case plan.Values():
+            return Facts(False, True, (False,) * len(rel.columns))
+        case plan.Hop():
+            inner = facts_of(rel.input, known)
+            line = inner.waterlines[rel.time]
+            return Facts(inner.stream, inner.insert_only, (*inner.waterlines, line, line))
+
+
+def _join(rel: plan.Join, left: Facts, right: Facts) -> Facts:
+    """An inner join keeps both sides' waterlines; an outer join's NULL side loses them."""
+    left_lines, right_lines = left.waterlines, right.waterlines
+    if rel.kind in ("right", "full"):
+        left_lines = (False,) * len(left_lines)
+    if rel.kind in ("left", "full"):
+        right_lines = (False,) * len(right_lines)
+    insert_only = rel.kind == "inner" and left.insert_only and right.insert_only
+    return Facts(left.stream or right.stream, insert_only, left_lines + right_lines)

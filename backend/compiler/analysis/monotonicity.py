@@ -1,0 +1,46 @@
+"""Monotonicity of expressions: does an expression keep a waterline of its input?
+
+An expression is monotone here when it is a non-decreasing function of
+columns that have waterlines and of constants: `FLOOR(ts TO HOUR)`,
+`ts + INTERVAL '1' HOUR`, `TUMBLE_START(ts, ...)`, a window bound, a widening
+cast. Then a waterline of its input gives it one too.
+"""
+
+from __future__ import annotations
+
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+
+_ORDER_PRESERVING = frozenset(("floor_time", "ceil_time", "tumble_start", "tumble_end"))
+
+
+def is_monotone(expr: plan.Expr, waterlines: tuple[bool, ...]) -> bool:
+    """Whether `expr` has a waterline, given which input columns have one."""
+    match expr:
+        case plan.ColumnRef():
+            return 0 <= expr.index < len(waterlines) and waterlines[expr.index]
+        case plan.Call() if expr.function in _ORDER_PRESERVING:
+            return is_monotone(expr.args[0], waterlines)
+        case plan.Call() if expr.function == "add" and len(expr.args) == 2:
+            left, right = expr.args
+            return (is_monotone(left, waterlines) and is_constant(right)) or (
+                is_constant(left) and is_monotone(right, waterlines)
+            )
+        case plan.Call() if expr.function == "sub" and len(expr.args) == 2:
+            return is_monotone(expr.args[0], waterlines) and is_constant(expr.args[1])
+        case plan.Cast():
+            target = expr.type
+            widening = types.is_datetime(target) or types.is_numeric(target)
+            return widening and is_monotone(expr.operand, waterlines)
+    return False
+
+
+def is_constant(expr: plan.Expr) -> bool:
+    match expr:
+        case plan.Literal():
+            return True
+        case plan.Cast():
+            return is_constant(expr.operand)
+        case plan.Call() if expr.function in ("neg", "add", "sub", "mul"):
+            return all(is_constant(arg) for arg in expr.args)
+    return False

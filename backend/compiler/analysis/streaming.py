@@ -1,0 +1,97 @@
+"""The streaming pass: facts of every relation in program order, and their rules.
+
+Inputs are seeded (a stream is a stream whose rowtime has a waterline; an
+append-only table is insert-only; a LATENESS column has a waterline), then each
+view's facts follow from its query (analysis/facts.py) and its own LATENESS
+columns. The catalog and the plan get the results (column `waterline`, view
+`output_mode`), and the rules (analysis/rules.py) their diagnostics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from backend.compiler.analysis import rules
+from backend.compiler.analysis.facts import facts_of
+from backend.compiler.analysis.lattice import Facts
+from backend.compiler.diagnostics import Diagnostic
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic.catalog import Catalog, Relation, RelationKind
+
+ROWTIME = "rowtime"
+
+
+def analyse(
+    catalog: Catalog, logical: plan.Plan
+) -> tuple[Catalog, plan.Plan, tuple[Diagnostic, ...]]:
+    known: dict[str, Facts] = {}
+    found: list[Diagnostic] = []
+    updated: dict[str, Relation] = {}
+    for declared in catalog.relations:
+        if declared.kind is not RelationKind.VIEW:
+            facts = input_facts(declared)
+            known[declared.name] = facts
+            updated[declared.name] = _with_waterlines(declared, facts)
+    views: list[plan.ViewPlan] = []
+    for view in logical.views:
+        facts = facts_of(view.query, known)
+        relation: Relation | None = view.relation
+        if relation is not None:
+            lines = tuple(
+                line or column.lateness is not None
+                for line, column in zip(facts.waterlines, relation.columns, strict=True)
+            )
+            facts = replace(facts, waterlines=lines)
+        known[view.name] = facts
+        found.extend(_check_view(view, facts, known))
+        mode = "append" if facts.insert_only or view.emit_final is not None else "update"
+        if relation is not None:
+            relation = replace(
+                _with_waterlines(relation, facts), output_mode=mode, insert_only=facts.insert_only
+            )
+            updated[relation.name] = relation
+        views.append(replace(view, relation=relation, output_mode=mode))
+    for order in logical.order_checks:
+        found.extend(rules.check_order(order, known))
+    for query in logical.queries:
+        check = rules.check_stream if query.stream else rules.check_relational
+        found.extend(check(query.query, known))
+    new_catalog = Catalog(tuple(updated.get(r.name, r) for r in catalog.relations))
+    inputs = tuple(updated.get(r.name, r) for r in logical.inputs)
+    return new_catalog, replace(logical, inputs=inputs, views=tuple(views)), tuple(found)
+
+
+def input_facts(relation: Relation) -> Facts:
+    stream = relation.kind is RelationKind.STREAM
+    lines = tuple(
+        column.lateness is not None or (stream and column.name == ROWTIME)
+        for column in relation.columns
+    )
+    return Facts(stream, relation.append_only, lines)
+
+
+def _check_view(view: plan.ViewPlan, facts: Facts, known: dict[str, Facts]) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    if view.stream:
+        found.extend(rules.check_stream(view.query, known))
+    if not found:
+        found.extend(rules.check_state(view.query, known))
+    if view.emit_final is not None and view.emit_final_span is not None:
+        column = view.columns[view.emit_final]
+        found.extend(
+            rules.check_emit_final(
+                facts.waterlines, view.emit_final, column.name, view.name, view.emit_final_span
+            )
+        )
+    return found
+
+
+def _with_waterlines(relation: Relation, facts: Facts) -> Relation:
+    """`relation` with its columns' waterline flags; unchanged (not copied) if they are."""
+    if all(c.waterline is line for c, line in zip(relation.columns, facts.waterlines, strict=True)):
+        return relation
+    columns = tuple(
+        column if column.waterline is line else replace(column, waterline=line)
+        for column, line in zip(relation.columns, facts.waterlines, strict=True)
+    )
+    return replace(relation, columns=columns)

@@ -1,0 +1,90 @@
+"""Aggregate calls (COUNT, SUM, AVG, MIN, MAX) and their result types.
+
+Result types: COUNT is BIGINT NOT NULL; SUM of an integer is BIGINT, of a
+DECIMAL(p,s) DECIMAL(38,s) (as in Spark), of a float DOUBLE, of an interval the
+interval; AVG keeps its argument's type (so AVG of INTEGER is an INTEGER,
+truncated, as INTEGER / INTEGER is: Calcite's and Feldera's rule); MIN and MAX
+keep their argument's type. Every aggregate except COUNT is nullable (NULL over
+no rows, or over only NULLs).
+"""
+
+from __future__ import annotations
+
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+from backend.compiler.semantic.types import SqlType
+from backend.compiler.syntax import ast
+
+COMPILED = ("count", "sum", "avg", "min", "max")
+
+
+def aggregate_type(name: str, arg: SqlType | None) -> SqlType | None:
+    """The result type of `name(arg)` (arg None for COUNT(*)), None if not allowed.
+
+    >>> str(aggregate_type("sum", types.INTEGER)), str(aggregate_type("avg", types.INTEGER))
+    ('BIGINT', 'INTEGER')
+    """
+    if name == "count" or arg is None:
+        return types.BIGINT
+    if name in ("min", "max"):
+        return None if types.is_null(arg) else arg
+    if types.is_null(arg):
+        return None
+    if name == "sum":
+        if types.is_integer(arg):
+            return types.BIGINT
+        if arg.kind is types.TypeKind.DECIMAL:
+            return types.decimal(types.MAX_DECIMAL_PRECISION, arg.scale)
+        if types.is_numeric(arg):
+            return types.DOUBLE
+        return arg if types.is_interval(arg) else None
+    if name == "avg" and types.is_numeric(arg):
+        return arg
+    return None
+
+
+def agg_call(
+    call: ast.FunctionCall, args: tuple[plan.Expr, ...]
+) -> tuple[plan.AggCall | None, str | None]:
+    """The typed aggregate, or an error message (about the call's argument)."""
+    name = call.name.value.lower()
+    if call.star:
+        if name != "count":
+            return None, f"{name.upper()}(*) is not allowed: only COUNT(*)"
+        return plan.AggCall("count_star", (), False, types.BIGINT, False, call.span), None
+    if len(args) != 1:
+        return None, f"{name.upper()} expects 1 argument, got {len(args)}"
+    result = aggregate_type(name, args[0].type)
+    if result is None:
+        return None, f"Cannot apply {name.upper()} to {args[0].type}"
+    nullable = name != "count"
+    return plan.AggCall(name, args, call.distinct, result, nullable, call.span), None
+
+
+def agg_shape(agg: plan.AggCall) -> object:
+    return (agg.function, agg.distinct, tuple(shape(arg) for arg in agg.args))
+
+
+def shape(expr: plan.Expr) -> object:
+    """`expr` without its spans (and column names), to compare expressions.
+
+    >>> from dataclasses import replace
+    >>> from backend.compiler.source import Span
+    >>> a = plan.ColumnRef(0, "x", types.INTEGER, False, Span(0, 1))
+    >>> shape(a) == shape(replace(a, span=Span(5, 6)))
+    True
+    """
+    match expr:
+        case plan.ColumnRef():
+            return ("column", expr.index)
+        case plan.Literal():
+            return ("literal", expr.value, expr.type)
+        case plan.Call():
+            return ("call", expr.function, tuple(shape(arg) for arg in expr.args))
+        case plan.Cast():
+            return ("cast", shape(expr.operand), expr.type)
+        case plan.Case():
+            whens = tuple((shape(c), shape(r)) for c, r in expr.whens)
+            return ("case", whens, None if expr.else_ is None else shape(expr.else_))
+        case plan.AggregateRef():
+            return ("aggregate", expr.position)

@@ -1,0 +1,310 @@
+"""Binding FROM: relations, WITH names, subqueries, joins and window table functions.
+
+Each FROM item becomes a plan relation and one scope entry (several for a
+join); a FROM list of several items is their CROSS JOIN. An item whose columns
+are unknown (reported) leaves an opaque entry and no plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from backend.compiler.diagnostics import Code, Note, error
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+from backend.compiler.semantic.catalog import Relation
+from backend.compiler.semantic.environment import Environment
+from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.scope import Scope, ScopeEntry, resolve_column
+from backend.compiler.semantic.table_functions import bind_table_function
+from backend.compiler.source import Span
+from backend.compiler.syntax import ast
+
+# Binds a subquery: (rel, column spans) or None (reported).
+BindQuery = Callable[[ast.Query, Environment], "tuple[plan.Rel, tuple[Span, ...]] | None"]
+
+
+@dataclass
+class From:
+    """The FROM clause being bound: its scope entries, and its plan when it has one."""
+
+    entries: list[ScopeEntry]
+    source: plan.Rel | None = None
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(tuple(self.entries))
+
+    @property
+    def width(self) -> int:
+        return sum(entry.width for entry in self.entries)
+
+
+# Joins nest (left-deep) in the plan and in binding: beyond this many in one
+# FROM clause the statement is reported as too deep (SQL105).
+MAX_JOINS = 100
+
+
+def bind_from(items: tuple[ast.FromItem, ...], env: Environment, bind_query: BindQuery) -> From:
+    bound = From([])
+    if items and count_joins(items) > MAX_JOINS:
+        span = items[0].span.to(items[-1].span)
+        message = f"More than {MAX_JOINS} joins in one FROM clause"
+        env.report(error(Code.TOO_DEEP, message, span))
+        bound.entries.append(ScopeEntry("", span, "FROM", None, 0))
+        return bound
+    rel: plan.Rel | None = None
+    complete = True
+    for position, item in enumerate(items):
+        item_rel = _bind_item(item, env, bound, bind_query)
+        complete = complete and item_rel is not None
+        if position == 0 or rel is None or item_rel is None:
+            rel = item_rel if position == 0 else None
+            continue
+        columns = rel.columns + item_rel.columns
+        rel = plan.Join("inner", rel, item_rel, None, columns, items[0].span.to(item.span))
+    bound.source = rel if complete and bound.scope.is_complete else None
+    return bound
+
+
+def count_joins(items: tuple[ast.FromItem, ...]) -> int:
+    """The number of joins of a FROM list (a list of n items is n - 1 joins)."""
+    count = len(items) - 1
+    stack = list(items)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.Join):
+            count += 1
+            stack.extend((item.left, item.right))
+    return count
+
+
+def _bind_item(
+    item: ast.FromItem, env: Environment, bound: From, bind_query: BindQuery
+) -> plan.Rel | None:
+    match item:
+        case ast.TableRef():
+            return _bind_table_ref(item, env, bound)
+        case ast.DerivedTable():
+            if item.lateral:
+                env.not_supported("LATERAL subqueries in FROM", item.span)
+            inner = bind_query(item.query, env)
+            rel = None if inner is None else _renamed(inner[0], item.column_aliases, env)
+            alias = item.alias or ast.Identifier("", False, item.span)
+            columns = rel.columns if rel else None
+            add_entry(env, bound, alias, f"subquery '{alias.value}'", columns)
+            return None if item.lateral else rel
+        case ast.TableFunction():
+            return _bind_function_item(item, env, bound)
+        case ast.Join():
+            return _bind_join(item, env, bound, bind_query)
+
+
+def _renamed(
+    rel: plan.Rel, aliases: tuple[ast.Identifier, ...], env: Environment
+) -> plan.Rel | None:
+    """A subquery's columns renamed by `AS x (a, b)`."""
+    if not aliases:
+        return rel
+    if len(aliases) != len(rel.columns):
+        env.report(
+            error(
+                Code.COLUMN_COUNT,
+                f"{len(aliases)} column names for a subquery of {len(rel.columns)} columns",
+                aliases[0].span.to(aliases[-1].span),
+            )
+        )
+        return None
+    refs = tuple(
+        plan.ColumnRef(i, f.name, f.type, f.nullable, alias.span)
+        for i, (f, alias) in enumerate(zip(rel.columns, aliases, strict=True))
+    )
+    fields = tuple(replace(f, name=a.value) for f, a in zip(rel.columns, aliases, strict=True))
+    return plan.Project(rel, refs, fields, aliases[0].span.to(aliases[-1].span))
+
+
+def _bind_table_ref(item: ast.TableRef, env: Environment, bound: From) -> plan.Rel | None:
+    if item.column_aliases:
+        env.not_supported(
+            "column aliases in FROM",
+            item.column_aliases[0].span.to(item.column_aliases[-1].span),
+        )
+    if item.over is not None:
+        env.not_supported("OVER on a FROM item (windowed joins)", item.over.span)
+    if item.as_of is not None:
+        env.not_supported("FOR SYSTEM_TIME AS OF", item.as_of.span)
+    alias = item.alias or item.name
+    rel, description, broken, index = resolve_relation(item.name, item.span, env)
+    columns = rel.columns if rel is not None else None
+    add_entry(env, bound, alias, description, columns, broken, index)
+    if item.column_aliases or item.over is not None or item.as_of is not None:
+        return None
+    return rel if not broken else None
+
+
+def resolve_relation(
+    name: ast.Identifier, span: Span, env: Environment
+) -> tuple[plan.Rel | None, str, frozenset[str], Mapping[str, int] | None]:
+    """A WITH query or a declared relation by name: plan, description, broken columns."""
+    if name.value in env.ctes:
+        cte = env.ctes[name.value]
+        return (cte[0] if cte else None), f"'{name.value}'", frozenset(), None
+    relation = env.lookup(name)
+    if relation is None:
+        return None, f"'{name.value}'", frozenset(), None
+    columns, index = env.shape_of(relation)
+    broken = env.broken_columns.get(name.value, frozenset())
+    return plan.Scan(relation.name, columns, span), describe(relation), broken, index
+
+
+def _bind_function_item(item: ast.TableFunction, env: Environment, bound: From) -> plan.Rel | None:
+    alias = item.alias or item.call.name
+    rel = bind_table_function(item, env, resolve_relation)
+    add_entry(env, bound, alias, f"'{alias.value}'", rel.columns if rel else None)
+    return rel
+
+
+def _bind_join(
+    join: ast.Join, env: Environment, bound: From, bind_query: BindQuery
+) -> plan.Rel | None:
+    first_entry = len(bound.entries)
+    left = _bind_item(join.left, env, bound, bind_query)
+    right_start = len(bound.entries)
+    right = _bind_item(join.right, env, bound, bind_query)
+    kind = "inner" if join.kind == "cross" else join.kind
+    _make_nullable(bound, first_entry, right_start, kind)
+    scope = Scope(tuple(bound.entries[first_entry:]))
+    condition: plan.Expr | None = None
+    failed = False
+    if join.natural:
+        join = replace(join, using=_common_columns(bound, first_entry, right_start, join.span))
+    if join.using:
+        condition = _using_condition(join, bound, first_entry, right_start, env)
+        failed = failed or condition is None
+    elif join.condition is not None:
+        ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="ON")
+        condition = bind_expr(join.condition, ctx)
+        if condition is None:
+            failed = True
+        elif condition.type not in (types.BOOLEAN, types.NULL):
+            env.report(
+                error(
+                    Code.TYPE_MISMATCH,
+                    f"ON condition must be BOOLEAN, found {condition.type}",
+                    condition.span,
+                )
+            )
+            failed = True
+    if left is None or right is None or failed:
+        return None
+    columns = scope.columns
+    return plan.Join(kind, left, right, condition, columns, join.span)
+
+
+def _common_columns(
+    bound: From, first: int, right_start: int, span: Span
+) -> tuple[ast.Identifier, ...]:
+    """NATURAL JOIN: the column names both sides have (an empty list: a cross join)."""
+    left = {name for entry in bound.entries[first:right_start] for name in entry.names}
+    names = [
+        name
+        for entry in bound.entries[right_start:]
+        for name in entry.names
+        if name in left and name not in entry.hidden
+    ]
+    return tuple(ast.Identifier(name, True, span) for name in dict.fromkeys(names))
+
+
+def _make_nullable(bound: From, first: int, right_start: int, kind: str) -> None:
+    """The columns of the side an outer join can fill with NULLs become nullable."""
+    sides = {"left": (right_start, len(bound.entries)), "right": (first, right_start)}
+    ranges = [sides[k] for k in sides if kind in (k, "full")]
+    for start, end in ranges:
+        for position in range(start, end):
+            entry = bound.entries[position]
+            if entry.columns is not None:
+                columns = tuple(replace(c, nullable=True) for c in entry.columns)
+                bound.entries[position] = replace(entry, columns=columns, index=entry.index)
+
+
+def _using_condition(
+    join: ast.Join, bound: From, first: int, right_start: int, env: Environment
+) -> plan.Expr | None:
+    """`USING (a, b)`: `left.a = right.a AND ...`; the right's columns are hidden."""
+    left = Scope(tuple(bound.entries[first:right_start]))
+    right = Scope(tuple(bound.entries[right_start:]))
+    equalities: list[plan.Expr] = []
+    failed = False
+    for name in join.using:
+        refs: list[plan.ColumnRef | None] = []
+        for side in (left, right):
+            column = ast.ColumnRef((name,), name.span)
+            # One message for a name missing on both sides.
+            found = resolve_column(side, column, env.diagnostics, env.suggestions)
+            refs.append(found)
+            if found is None:
+                break
+        if len(refs) < 2:
+            failed = True
+            continue
+        left_ref, right_ref = refs
+        if left_ref is None or right_ref is None:
+            failed = True
+            continue
+        if not types.comparable(left_ref.type, right_ref.type):
+            env.report(
+                error(
+                    Code.TYPE_MISMATCH,
+                    f"USING column '{name.value}' is {left_ref.type} on the left "
+                    f"and {right_ref.type} on the right",
+                    name.span,
+                )
+            )
+            failed = True
+            continue
+        nullable = left_ref.nullable or right_ref.nullable
+        equalities.append(
+            plan.Call("eq", (left_ref, right_ref), types.BOOLEAN, nullable, name.span)
+        )
+    for position in range(right_start, len(bound.entries)):
+        entry = bound.entries[position]
+        hidden = entry.hidden | {name.value for name in join.using}
+        bound.entries[position] = replace(entry, hidden=hidden, index=entry.index)
+    if failed or not equalities:
+        return None
+    condition = equalities[0]
+    for equality in equalities[1:]:
+        nullable = condition.nullable or equality.nullable
+        condition = plan.Call("and", (condition, equality), types.BOOLEAN, nullable, equality.span)
+    return condition
+
+
+def add_entry(
+    env: Environment,
+    bound: From,
+    alias: ast.Identifier,
+    description: str,
+    columns: tuple[plan.Field, ...] | None,
+    broken: frozenset[str] = frozenset(),
+    index: Mapping[str, int] | None = None,
+) -> None:
+    if alias.value:
+        for entry in bound.entries:
+            if entry.alias == alias.value:
+                env.report(
+                    error(
+                        Code.DUPLICATE_RELATION,
+                        f"'{alias.value}' appears twice in FROM",
+                        alias.span,
+                        notes=(Note(f"'{alias.value}' first appears here", entry.alias_span),),
+                        hint="give one of them an alias, as in FROM t AS t2",
+                    )
+                )
+                break
+    entry = ScopeEntry(alias.value, alias.span, description, columns, bound.width, broken, index)
+    bound.entries.append(entry)
+
+
+def describe(relation: Relation) -> str:
+    return f"{relation.kind.value} '{relation.name}'"

@@ -1,0 +1,144 @@
+"""Window table functions in FROM: TUMBLE and HOP.
+
+`TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR))` is a project adding
+`window_start = tumble_start(ts, size)` and `window_end = tumble_end(ts, size)`;
+`TABLE(HOP(TABLE t, DESCRIPTOR(ts), slide, size))` is a `hop` node adding the
+same two columns. Arguments may be named: DATA, TIMECOL, SIZE, SLIDE.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from backend.compiler.diagnostics import Code, error
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+from backend.compiler.semantic.environment import Environment
+from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.scope import Scope
+from backend.compiler.semantic.time_functions import interval_micros
+from backend.compiler.source import Span
+from backend.compiler.syntax import ast
+
+Resolve = Callable[
+    [ast.Identifier, Span, Environment],
+    "tuple[plan.Rel | None, str, frozenset[str], Mapping[str, int] | None]",
+]
+
+PARAMETERS = {"tumble": ("data", "timecol", "size"), "hop": ("data", "timecol", "slide", "size")}
+
+
+def bind_table_function(
+    item: ast.TableFunction, env: Environment, resolve: Resolve
+) -> plan.Rel | None:
+    call = item.call
+    name = call.name.value.lower()
+    if name not in PARAMETERS or call.name.quoted:
+        env.not_supported(f"table function {call.name.value.upper()}", item.span)
+        return None
+    if item.lateral:
+        env.not_supported(f"LATERAL {name.upper()}", item.span)
+        return None
+    if item.column_aliases:
+        env.not_supported("column aliases in FROM", item.column_aliases[0].span)
+        return None
+    args = _arguments(call, PARAMETERS[name], env)
+    if args is None:
+        return None
+    data, timecol, *sizes = args
+    if not isinstance(data, ast.TableArg):
+        env.report(error(Code.TYPE_MISMATCH, f"{name.upper()} expects TABLE name", data.span))
+        return None
+    source, _, broken, _ = resolve(data.name, data.span, env)
+    if source is None or broken:
+        return None
+    time = _time_column(timecol, source, env)
+    ctx = ExprContext(Scope(), env.diagnostics, env.suggestions, constant_clause=name.upper())
+    bound = [bind_expr(size, ctx) for size in sizes]
+    lengths = [None if b is None else interval_micros(b) for b in bound]
+    for written, value, length in zip(sizes, bound, lengths, strict=True):
+        if value is not None and length is None:
+            message = f"{name.upper()} expects a positive INTERVAL DAY TO SECOND literal"
+            env.report(error(Code.TYPE_MISMATCH, f"{message}, found {value.type}", written.span))
+    if time is None or None in lengths:
+        return None
+    column = source.columns[time]
+    window_fields = (
+        plan.Field("window_start", types.TIMESTAMP, column.nullable),
+        plan.Field("window_end", types.TIMESTAMP, column.nullable),
+    )
+    columns = source.columns + window_fields
+    if name == "hop":
+        slide_us, size_us = lengths
+        assert slide_us is not None and size_us is not None
+        return plan.Hop(source, time, size_us, slide_us, columns, item.span)
+    size_literal = bound[0]
+    assert size_literal is not None
+    ref = plan.ColumnRef(time, column.name, column.type, column.nullable, timecol.span)
+    exprs: list[plan.Expr] = [
+        plan.ColumnRef(i, f.name, f.type, f.nullable, item.span)
+        for i, f in enumerate(source.columns)
+    ]
+    for function in ("tumble_start", "tumble_end"):
+        exprs.append(
+            plan.Call(function, (ref, size_literal), types.TIMESTAMP, column.nullable, item.span)
+        )
+    return plan.Project(source, tuple(exprs), columns, item.span)
+
+
+def _arguments(
+    call: ast.FunctionCall, parameters: tuple[str, ...], env: Environment
+) -> list[ast.Expr] | None:
+    """The arguments in parameter order (named ones put in place), or None (reported)."""
+    shown = call.name.value.upper()
+    placed: dict[str, ast.Expr] = {}
+    for position, arg in enumerate(call.args):
+        if isinstance(arg, ast.NamedArgument):
+            key = arg.name.value.lower()
+            if key not in parameters:
+                expected = ", ".join(p.upper() for p in parameters)
+                message = f"{shown} has no parameter {arg.name.value.upper()}: expected {expected}"
+                env.report(error(Code.UNKNOWN_FUNCTION, message, arg.name.span))
+                return None
+            value: ast.Expr = arg.value
+        elif position < len(parameters):
+            key, value = parameters[position], arg
+        else:
+            key, value = "", arg
+        if key in placed or not key:
+            message = f"{shown} expects {len(parameters)} arguments"
+            env.report(error(Code.UNKNOWN_FUNCTION, message, arg.span))
+            return None
+        placed[key] = value
+    missing = [p for p in parameters if p not in placed]
+    if missing:
+        message = f"{shown} is missing its {missing[0].upper()} argument"
+        env.report(error(Code.UNKNOWN_FUNCTION, message, call.span))
+        return None
+    return [placed[p] for p in parameters]
+
+
+def _time_column(arg: ast.Expr, source: plan.Rel, env: Environment) -> int | None:
+    """The input column DESCRIPTOR(col) names, which must be a TIMESTAMP."""
+    if not (
+        isinstance(arg, ast.FunctionCall)
+        and arg.name.value.lower() == "descriptor"
+        and len(arg.args) == 1
+        and isinstance(arg.args[0], ast.ColumnRef)
+        and len(arg.args[0].parts) == 1
+    ):
+        message = "Expected DESCRIPTOR(column) naming the time column"
+        env.report(error(Code.TYPE_MISMATCH, message, arg.span))
+        return None
+    name = arg.args[0].parts[0]
+    for position, column in enumerate(source.columns):
+        if column.name == name.value:
+            if column.type != types.TIMESTAMP:
+                message = f"The time column '{name.value}' must be a TIMESTAMP, found {column.type}"
+                env.report(error(Code.TYPE_MISMATCH, message, name.span))
+                return None
+            return position
+    env.report(
+        error(Code.UNKNOWN_COLUMN, f"Unknown column '{name.value}' in DESCRIPTOR", name.span)
+    )
+    return None

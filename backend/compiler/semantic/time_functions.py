@@ -1,0 +1,109 @@
+"""Time bucketing: FLOOR/CEIL(ts TO unit), TUMBLE_START/TUMBLE_END, EXTRACT.
+
+Windows are aligned to 1970-01-01 00:00:00. `TUMBLE(ts, INTERVAL ...)` is only
+allowed in GROUP BY, where it stands for the window start.
+"""
+
+from __future__ import annotations
+
+from backend.compiler.diagnostics import Code, Diagnostic, error
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+from backend.compiler.syntax import ast
+
+FLOOR_UNITS = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
+EXTRACT_UNITS = ("year", "month", "day", "hour", "minute", "second")
+WINDOW_FUNCTIONS = ("tumble", "tumble_start", "tumble_end")
+
+
+def floor_ceil(
+    expr: ast.FloorCeil, operand: plan.Expr, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    unit = expr.unit.lower()
+    unit = unit[:-1] if unit.endswith("s") and unit[:-1] in FLOOR_UNITS else unit  # HOURS
+    if unit not in FLOOR_UNITS:
+        units = ", ".join(u.upper() for u in FLOOR_UNITS)
+        message = f"Unknown time unit {expr.unit.upper()}: expected one of {units}"
+        diagnostics.append(error(Code.INVALID_LITERAL, message, expr.span))
+        return None
+    if operand.type.kind not in (types.TypeKind.TIMESTAMP, types.TypeKind.DATE):
+        message = f"{expr.function.upper()}(... TO {unit.upper()}) expects a TIMESTAMP or DATE"
+        diagnostics.append(
+            error(Code.TYPE_MISMATCH, f"{message}, found {operand.type}", operand.span)
+        )
+        return None
+    literal = plan.Literal(unit.upper(), types.VARCHAR, False, expr.span)
+    function = f"{expr.function}_time"
+    return plan.Call(function, (operand, literal), operand.type, operand.nullable, expr.span)
+
+
+def extract(
+    expr: ast.Extract, operand: plan.Expr, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    unit = expr.unit.lower()
+    if unit not in EXTRACT_UNITS:
+        units = ", ".join(u.upper() for u in EXTRACT_UNITS)
+        message = f"Cannot EXTRACT {expr.unit.upper()}: expected one of {units}"
+        diagnostics.append(error(Code.INVALID_LITERAL, message, expr.span))
+        return None
+    allowed = {
+        types.TypeKind.TIMESTAMP: EXTRACT_UNITS,
+        types.TypeKind.DATE: EXTRACT_UNITS[:3],
+        types.TypeKind.TIME: EXTRACT_UNITS[3:],
+    }
+    if unit not in allowed.get(operand.type.kind, ()):
+        message = f"Cannot EXTRACT {unit.upper()} from {operand.type}"
+        diagnostics.append(error(Code.TYPE_MISMATCH, message, operand.span))
+        return None
+    return plan.Call(f"extract_{unit}", (operand,), types.BIGINT, operand.nullable, expr.span)
+
+
+def window_call(
+    call: ast.FunctionCall,
+    args: tuple[plan.Expr, ...],
+    group_by: bool,
+    diagnostics: list[Diagnostic],
+) -> plan.Expr | None:
+    """TUMBLE_START(ts, i), TUMBLE_END(ts, i), and TUMBLE(ts, i) in GROUP BY."""
+    name = call.name.value.lower()
+    shown = name.upper()
+    if name == "tumble" and not group_by:
+        message = "Not supported yet: TUMBLE(...) outside GROUP BY"
+        diagnostics.append(
+            error(
+                Code.NOT_SUPPORTED,
+                message,
+                call.span,
+                hint="use it in GROUP BY and TUMBLE_START(...) in the select list, "
+                "or FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL ...))",
+            )
+        )
+        return None
+    if call.star or call.distinct or len(args) != 2:
+        message = f"{shown} expects 2 arguments: a TIMESTAMP and an INTERVAL literal"
+        diagnostics.append(error(Code.UNKNOWN_FUNCTION, message, call.span))
+        return None
+    time, size = args
+    if time.type != types.TIMESTAMP:
+        message = f"{shown} expects a TIMESTAMP, found {time.type}"
+        diagnostics.append(error(Code.TYPE_MISMATCH, message, time.span))
+        return None
+    if interval_micros(size) is None:
+        message = f"{shown} expects a positive INTERVAL DAY TO SECOND literal as its size"
+        diagnostics.append(error(Code.TYPE_MISMATCH, message, size.span))
+        return None
+    function = "tumble_end" if name == "tumble_end" else "tumble_start"
+    return plan.Call(function, args, types.TIMESTAMP, time.nullable, call.span)
+
+
+def interval_micros(expr: plan.Expr) -> int | None:
+    """The length of a positive DAY TO SECOND interval literal, in microseconds."""
+    if (
+        isinstance(expr, plan.Literal)
+        and expr.type == types.INTERVAL_DAY_TIME
+        and isinstance(expr.value, int)
+        and not isinstance(expr.value, bool)
+        and expr.value > 0
+    ):
+        return expr.value
+    return None

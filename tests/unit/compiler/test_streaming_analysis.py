@@ -1,0 +1,106 @@
+"""The streaming analyses: relation kinds, monotonicity, waterlines, output modes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backend.compiler import compile_program
+from backend.compiler.analysis.lattice import Facts, unknown
+from backend.compiler.analysis.monotonicity import is_monotone
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+from backend.compiler.source import Span
+
+S = Span(0, 0)
+TS = plan.ColumnRef(0, "ts", types.TIMESTAMP, False, S)
+OTHER = plan.ColumnRef(1, "x", types.TIMESTAMP, False, S)
+HOUR = plan.Literal(3_600_000_000, types.INTERVAL_DAY_TIME, False, S)
+
+
+def call(function: str, *args: plan.Expr) -> plan.Call:
+    return plan.Call(function, args, types.TIMESTAMP, False, S)
+
+
+def test_monotone_expressions_keep_a_waterline() -> None:
+    lines = (True, False)
+    unit = plan.Literal("HOUR", types.VARCHAR, False, S)
+    assert is_monotone(TS, lines)
+    assert is_monotone(call("floor_time", TS, unit), lines)
+    assert is_monotone(call("tumble_end", TS, HOUR), lines)
+    assert is_monotone(call("add", TS, HOUR), lines)
+    assert is_monotone(call("add", HOUR, TS), lines)
+    assert is_monotone(call("sub", TS, HOUR), lines)
+    assert not is_monotone(call("sub", HOUR, TS), lines)
+    assert not is_monotone(OTHER, lines)
+    assert not is_monotone(call("add", TS, OTHER), lines)
+
+
+def test_facts_meet_column_by_column() -> None:
+    assert unknown(2) == Facts(False, False, (False, False))
+    both = Facts(True, True, (True, True)).meet(Facts(True, False, (False, True)))
+    assert both == Facts(True, False, (False, True))
+
+
+def views(sql: str) -> dict[str, dict[str, Any]]:
+    result = compile_program(sql)
+    assert not result.has_errors, result.diagnostics
+    payload = result.to_json()["plan"]
+    return {view["name"]: view for view in payload["views"]}
+
+
+def waterlines(view: dict[str, Any]) -> list[str]:
+    return [column["name"] for column in view["columns"] if column["waterline"]]
+
+
+def test_waterlines_flow_through_projections_aggregates_joins_and_unions() -> None:
+    found = views(
+        "CREATE TABLE t (ts TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR, k INT)"
+        " WITH ('append_only' = 'true');"
+        "CREATE STREAM s (k INT);"
+        "CREATE VIEW p AS SELECT ts + INTERVAL '1' DAY AS later, k FROM t WHERE k > 0;"
+        "CREATE VIEW a AS SELECT FLOOR(ts TO HOUR) AS h, k, COUNT(*) AS n FROM t"
+        " GROUP BY FLOOR(ts TO HOUR), k;"
+        "CREATE VIEW j AS SELECT t.ts, s.rowtime, s.k FROM t JOIN s ON t.ts = s.rowtime;"
+        "CREATE VIEW lj AS SELECT t.ts, s.rowtime FROM t LEFT JOIN s ON t.ts = s.rowtime;"
+        "CREATE VIEW u AS SELECT ts FROM t UNION ALL SELECT rowtime FROM s;"
+        "CREATE VIEW u2 AS SELECT ts FROM t UNION ALL SELECT CASE WHEN k > 0 THEN ts END FROM t;"
+        "CREATE VIEW over_view AS SELECT h FROM a;"
+    )
+    assert waterlines(found["p"]) == ["later"]
+    assert waterlines(found["a"]) == ["h"]
+    assert waterlines(found["j"]) == ["ts", "rowtime"]
+    assert waterlines(found["lj"]) == ["ts"]
+    assert waterlines(found["u"]) == ["ts"]
+    assert waterlines(found["u2"]) == []
+    assert waterlines(found["over_view"]) == ["h"]
+
+
+def test_output_modes() -> None:
+    found = views(
+        "CREATE TABLE t (ts TIMESTAMP LATENESS INTERVAL '1' HOUR, k INT)"
+        " WITH ('append_only' = 'true');"
+        "CREATE TABLE u (k INT);"
+        "CREATE VIEW f AS SELECT k FROM t WHERE k > 1;"
+        "CREATE VIEW g AS SELECT k, COUNT(*) AS n FROM u GROUP BY k;"
+        "CREATE VIEW e WITH ('emit_final' = 'h') AS"
+        " SELECT FLOOR(ts TO HOUR) AS h, COUNT(*) AS n FROM t GROUP BY FLOOR(ts TO HOUR);"
+        "CREATE VIEW over_e AS SELECT h FROM e;"
+        "CREATE VIEW plain AS SELECT k FROM u;"
+    )
+    assert {name: view["output_mode"] for name, view in found.items()} == {
+        "f": "append",
+        "g": "update",
+        "e": "append",
+        "over_e": "update",  # views over an emit_final view see its non-final changes
+        "plain": "update",
+    }
+    assert found["e"]["emit_final"] == 0
+
+
+def test_select_stream_over_a_stream_joined_with_a_table_is_allowed() -> None:
+    result = compile_program(
+        "CREATE STREAM s (k INT); CREATE TABLE t (k INT, name VARCHAR);"
+        "CREATE VIEW v AS SELECT STREAM s.rowtime, t.name FROM s JOIN t ON s.k = t.k"
+    )
+    assert not result.has_errors
+    assert [d.code.value for d in result.diagnostics] == ["SQL307"]  # a warning only
