@@ -163,6 +163,32 @@ class PipelineDeltasApi(APIView):
         return Response(DeltaSerializer(deltas, many=True).data)
 
 
+class DroppedRowSerializer(serializers.Serializer):
+    step = serializers.IntegerField()
+    relation = serializers.CharField()
+    reason = serializers.ChoiceField(choices=["late", "out_of_order"])
+    ordinal = serializers.IntegerField(help_text="the how-many-th refused row of its relation")
+    row = serializers.DictField()
+
+
+class LateRowsSerializer(serializers.Serializer):
+    counts = serializers.DictField(child=serializers.IntegerField())
+    logged = DroppedRowSerializer(many=True)
+
+
+class PipelineLateRowsApi(APIView):
+    @extend_schema(responses=LateRowsSerializer, operation_id="pipelines_late_rows")
+    def get(self, request: Request, name: str) -> Response:
+        pipeline = selectors.pipeline_get(user=request.user, name=name)
+        logged = selectors.pipeline_dropped_rows(pipeline=pipeline)
+        return Response(
+            {
+                "counts": pipeline.dropped_counts,
+                "logged": DroppedRowSerializer(logged, many=True).data,
+            }
+        )
+
+
 class PipelineEventsApi(APIView):
     @extend_schema(responses=PipelineEventSerializer(many=True), operation_id="pipelines_events")
     def get(self, request: Request, name: str) -> Response:

@@ -53,6 +53,8 @@ class Pipeline(models.Model):
     # source reads up to here, so a step never sees half of a request.
     ingested_seq = models.BigIntegerField(default=0)
     last_step = models.BigIntegerField(default=0)
+    # Input rows refused so far, per relation ({"orders": 12}); DroppedRow logs some.
+    dropped_counts = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -122,3 +124,31 @@ class ViewDelta(models.Model):
             models.UniqueConstraint(fields=["pipeline", "step", "view"], name="unique_view_delta")
         ]
         ordering = ["step", "id"]
+
+
+class DroppedRow(models.Model):
+    """A logged refused input row: below a LATENESS waterline, or older than a stream's clock.
+
+    Every refused row is counted (Pipeline.dropped_counts); the 1st, 10th, 100th, ...
+    of each relation is kept here with its row, as the semantic contract asks.
+    """
+
+    class Reason(models.TextChoices):
+        LATE = "late"
+        OUT_OF_ORDER = "out_of_order"
+
+    pipeline = models.ForeignKey(Pipeline, on_delete=models.CASCADE, related_name="dropped_rows")
+    step = models.BigIntegerField()
+    relation = models.CharField(max_length=200)
+    row_json = models.TextField()
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    # The how-many-th dropped row of its relation this is (1-based).
+    ordinal = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    @property
+    def row(self) -> dict[str, Any]:
+        return json.loads(self.row_json)  # type: ignore[no-any-return]

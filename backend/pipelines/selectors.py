@@ -4,7 +4,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from backend.core.errors import NotFound
-from backend.pipelines.models import Pipeline, PipelineEvent, ViewDelta
+from backend.pipelines.models import DroppedRow, Pipeline, PipelineEvent, ViewDelta
 
 
 def visible_pipelines(*, user: AbstractBaseUser) -> QuerySet[Pipeline]:
@@ -42,3 +42,8 @@ def pipeline_deltas(
 
 def pipeline_events(*, pipeline: Pipeline) -> QuerySet[PipelineEvent]:
     return pipeline.events.order_by("id")
+
+
+def pipeline_dropped_rows(*, pipeline: Pipeline, limit: int = 1000) -> list[DroppedRow]:
+    """The logged refused rows, newest first."""
+    return list(DroppedRow.objects.filter(pipeline=pipeline).order_by("-id")[:limit])

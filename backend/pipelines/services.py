@@ -1,6 +1,7 @@
 """Writes to pipelines: creation, lifecycle requests, state transitions, ingress."""
 
 import json
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -12,6 +13,7 @@ from backend.pipelines import events
 from backend.pipelines.ingress import csv_changes, normalize_changes
 from backend.pipelines.models import (
     DesiredState,
+    DroppedRow,
     InputChange,
     OnRunnerFailure,
     Pipeline,
@@ -23,6 +25,8 @@ from backend.pipelines.models import (
 from backend.pipelines.selectors import visible_pipelines
 from backend.programs.models import ProgramVersion
 from backend.programs.selectors import program_latest_version
+
+log = logging.getLogger("weir.pipelines")
 
 # What each operator action asks for: allowed current states, the desired state it
 # sets, the transitional state shown until the runner acknowledges, the state awaited.
@@ -269,6 +273,38 @@ def _input_relation(pipeline: Pipeline, relation: str) -> dict[str, Any]:
     raise NotFound(f"Pipeline '{pipeline.name}' has no table or stream '{relation}'")
 
 
+def _is_power_of_ten(n: int) -> bool:
+    while n >= 10 and n % 10 == 0:
+        n //= 10
+    return n == 1
+
+
+def _record_dropped(pipeline: Pipeline, step: int, dropped: list[dict[str, Any]]) -> None:
+    """Count refused rows per relation; log the 1st, 10th, 100th, ... of each."""
+    counts = dict(pipeline.dropped_counts)
+    logged = []
+    for item in dropped:
+        ordinal = counts.get(item["relation"], 0) + 1
+        counts[item["relation"]] = ordinal
+        if _is_power_of_ten(ordinal):
+            logged.append(
+                DroppedRow(
+                    pipeline=pipeline,
+                    step=step,
+                    relation=item["relation"],
+                    row_json=json.dumps(item["row"]),
+                    reason=item["reason"],
+                    ordinal=ordinal,
+                )
+            )
+            log.warning(
+                "pipeline %s step %s: dropped %s row #%s of %s: %s",
+                pipeline.name, step, item["reason"], ordinal, item["relation"], item["row"],
+            )  # fmt: skip
+    DroppedRow.objects.bulk_create(logged)
+    pipeline.dropped_counts = counts
+
+
 def pipeline_record_step(
     *,
     pipeline_id: int,
@@ -276,6 +312,7 @@ def pipeline_record_step(
     input_rows: int,
     duration_ms: float,
     deltas: dict[str, list[dict[str, Any]]],
+    dropped: list[dict[str, Any]] | None = None,
 ) -> int | None:
     """Store a completed step and its view deltas, then publish them.
 
@@ -300,7 +337,8 @@ def pipeline_record_step(
             for view, changes in deltas.items()
         )
         pipeline.last_step = step
-        pipeline.save(update_fields=["last_step", "updated_at"])
+        _record_dropped(pipeline, step, dropped or [])
+        pipeline.save(update_fields=["last_step", "dropped_counts", "updated_at"])
         name = pipeline.name
     for view, changes in deltas.items():
         events.publish(name, {"type": "delta", "step": step, "view": view, "changes": changes})

@@ -17,5 +17,10 @@ urlpatterns = [
     ),
     path("pipelines/<slug:name>/deploy", apis.PipelineDeployApi.as_view(), name="pipeline-deploy"),
     path("pipelines/<slug:name>/deltas", apis.PipelineDeltasApi.as_view(), name="pipeline-deltas"),
+    path(
+        "pipelines/<slug:name>/late_rows",
+        apis.PipelineLateRowsApi.as_view(),
+        name="pipeline-late-rows",
+    ),
     path("pipelines/<slug:name>/events", apis.PipelineEventsApi.as_view(), name="pipeline-events"),
 ]

@@ -213,6 +213,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pipelines/{name}/late_rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["pipelines_late_rows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/programs": {
         parameters: {
             query?: never;
@@ -372,6 +388,16 @@ export interface components {
             end_column: number;
             message: string;
         };
+        DroppedRow: {
+            step: number;
+            relation: string;
+            reason: components["schemas"]["ReasonEnum"];
+            /** @description the how-many-th refused row of its relation */
+            ordinal: number;
+            row: {
+                [key: string]: unknown;
+            };
+        };
         /** @description The envelope of every error the API returns. */
         Error: {
             message: string;
@@ -392,6 +418,12 @@ export interface components {
          * @enum {string}
          */
         KindEnum: "table" | "stream" | "view";
+        LateRows: {
+            counts: {
+                [key: string]: number;
+            };
+            logged: components["schemas"]["DroppedRow"][];
+        };
         LoginRequest: {
             username: string;
             password: string;
@@ -470,6 +502,12 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description * `late` - late
+         *     * `out_of_order` - out_of_order
+         * @enum {string}
+         */
+        ReasonEnum: "late" | "out_of_order";
         Relation: {
             name: string;
             kind: components["schemas"]["KindEnum"];
@@ -972,6 +1010,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pipelines_late_rows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LateRows"];
                 };
             };
         };
