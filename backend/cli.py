@@ -1,6 +1,7 @@
 """The `weir` command.
 
     weir check FILE.sql [--format text|json]
+    weir replay FILE.sql --steps STEPS.jsonl [--query SQL ...] [--format json]
     weir deploy | status | push | tail ...   (the control plane's API; see backend/remote.py)
 
 Each subcommand is one `_add_<name>` function that declares its arguments and
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_check(commands)
+    _add_replay(commands)
     add_remote_commands(commands)  # deploy, status, push, tail: backend/remote.py
     return parser
 
@@ -94,6 +96,66 @@ def _read_program(name: str) -> str | None:
     except OSError as exc:
         _write(sys.stderr, f"weir: error: cannot read {name}: {exc.strerror or exc}\n")
     return None
+
+
+# ---------------------------------------------------------------- weir replay
+
+
+def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    replay = commands.add_parser(
+        "replay",
+        help="run a program over steps of input on a local Spark and print every view's changes",
+        description="Compile a program, then run one step per line of STEPS "
+        '({"table": [{"insert": row} | {"delete": row} | {"bound": ts, "strict": false}]}) '
+        "on a local Spark and print each step's view changes and dropped rows as JSON lines.",
+    )
+    replay.add_argument("file", help="the program")
+    replay.add_argument("--steps", required=True, help="JSON lines, one step each; - for stdin")
+    replay.add_argument(
+        "--query",
+        action="append",
+        default=[],
+        help="SELECT STREAM ... (changes from the first step) or SELECT ... (content after "
+        "the last step); repeatable, reported as query_1, query_2, ...",
+    )
+    replay.add_argument("--format", choices=("json",), default="json")
+    replay.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
+    replay.set_defaults(handler=_replay)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from worker.replay import ReplayInputError, compile_with_queries, queries_of, replay
+    from worker.runner.session import build_session
+
+    text = _read_program(args.file)
+    if text is None:
+        return EXIT_USAGE
+    queries = queries_of(args.query)
+    result = compile_with_queries(text, queries)
+    if result.has_errors:
+        _write(sys.stderr, format_text(result, args.file))
+        return EXIT_PROGRAM_ERRORS
+    plan = result.to_json()["plan"]
+    try:
+        lines = sys.stdin.readlines() if args.steps == "-" else _read_lines(args.steps)
+    except OSError as exc:
+        _write(sys.stderr, f"weir: error: cannot read {args.steps}: {exc.strerror or exc}\n")
+        return EXIT_USAGE
+    spark = build_session("weir-replay", args.master)
+    try:
+        for record in replay(spark, plan, lines, queries):
+            _write(sys.stdout, json.dumps(record, ensure_ascii=False) + "\n")
+    except ReplayInputError as err:
+        _write(sys.stderr, f"weir: error: {err}\n")
+        return EXIT_USAGE
+    finally:
+        spark.stop()
+    return EXIT_OK
+
+
+def _read_lines(name: str) -> list[str]:
+    with open(name, encoding="utf-8") as file:
+        return file.readlines()
 
 
 # ---------------------------------------------------------------- text output

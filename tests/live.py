@@ -87,6 +87,30 @@ class LiveStack:
             assert time.monotonic() < deadline, f"no event of {actor} to {to_state}"
             time.sleep(0.2)
 
+    def view_rows(self, pipeline: str, view: str) -> set[tuple[Any, ...]]:
+        """The view's content: its stored deltas added up (every row counted once here)."""
+        rows: dict[tuple[Any, ...], int] = {}
+        for delta in self.api("GET", f"pipelines/{pipeline}/deltas")[1]:
+            if delta["view"] != view:
+                continue
+            for change in delta["changes"]:
+                ((kind, row),) = change.items()
+                key = tuple(row.values())
+                rows[key] = rows.get(key, 0) + (1 if kind == "insert" else -1)
+        return {key for key, weight in rows.items() if weight > 0}
+
+    def wait_for_view(
+        self, pipeline: str, view: str, done: Any, timeout: float = 120
+    ) -> set[tuple[Any, ...]]:
+        """Poll the view's integrated content until `done(rows)`; the rows."""
+        deadline = time.monotonic() + timeout
+        while True:
+            rows = self.view_rows(pipeline, view)
+            if done(rows):
+                return rows
+            assert time.monotonic() < deadline, f"{view} is still {rows}"
+            time.sleep(0.3)
+
     def wait_for_state(
         self, pipeline: str, state: str, timeout: float = STATE_TIMEOUT_S
     ) -> dict[str, Any]:

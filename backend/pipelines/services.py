@@ -2,6 +2,7 @@
 
 import json
 import logging
+import shutil
 from typing import Any
 
 from django.conf import settings
@@ -197,8 +198,11 @@ def _request(pipeline: Pipeline, action: str, actor: str) -> None:
 def pipeline_deploy(*, user: AbstractBaseUser, name: str, actor: str) -> Pipeline:
     """Move a stopped pipeline to its program's latest version.
 
-    Views keep no state across steps yet, so the checkpoint (input offsets) stays
-    valid for any new version; the next start continues from it.
+    The views' state belongs to the plan it was computed for. When the plan
+    changes, the pipeline starts over: its steps, deltas, refused rows,
+    checkpoint and state are cleared, and the next start processes every
+    accepted input again (the input log keeps them all), so the new views'
+    deltas again add up to the batch answer.
     """
     with transaction.atomic():
         pipeline = _locked(user, name)
@@ -210,7 +214,11 @@ def pipeline_deploy(*, user: AbstractBaseUser, name: str, actor: str) -> Pipelin
         latest = program_latest_version(user=user, name=pipeline.program.name)
         _require_compiled(latest)
         if latest.pk != pipeline.program_version_id:
-            previous = pipeline.program_version.version
+            previous = pipeline.program_version
+            message = f"deployed program version {latest.version} (was {previous.version})"
+            if latest.plan != previous.plan:
+                _reset_run(pipeline)
+                message += "; state reset: every accepted input is processed again"
             pipeline.program_version = latest
             pipeline.save(update_fields=["program_version", "updated_at"])
             PipelineEvent.objects.create(
@@ -218,9 +226,23 @@ def pipeline_deploy(*, user: AbstractBaseUser, name: str, actor: str) -> Pipelin
                 from_state=pipeline.state,
                 to_state=pipeline.state,
                 actor=actor,
-                message=f"deployed program version {latest.version} (was {previous})",
+                message=message,
             )
     return pipeline
+
+
+def _reset_run(pipeline: Pipeline) -> None:
+    """Forget what the pipeline computed; keep what it was given (the input log)."""
+    from worker.launcher import pipeline_dir
+
+    PipelineStep.objects.filter(pipeline=pipeline).delete()
+    ViewDelta.objects.filter(pipeline=pipeline).delete()
+    DroppedRow.objects.filter(pipeline=pipeline).delete()
+    pipeline.last_step = 0
+    pipeline.dropped_counts = {}
+    pipeline.save(update_fields=["last_step", "dropped_counts", "updated_at"])
+    storage = pipeline_dir(pipeline.pk)
+    transaction.on_commit(lambda: shutil.rmtree(storage, ignore_errors=True))
 
 
 def pipeline_ingest(

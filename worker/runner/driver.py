@@ -25,9 +25,10 @@ from backend.pipelines.services import (
     pipeline_step_done,
 )
 from worker.launcher import pipeline_dir
+from worker.runner.engine import StepEngine
 from worker.runner.session import build_session
 from worker.runner.source import SOURCE_NAME, InputLogSource
-from worker.runner.step import compute_step
+from worker.runner.state import DiskStateStore
 
 log = logging.getLogger("weir.runner")
 ACTOR = "runner"
@@ -36,11 +37,16 @@ TRIGGER = "100 milliseconds"
 
 
 class StepSink:
-    """foreachBatch target: computes a step and records it exactly once per batch."""
+    """foreachBatch target: runs a step on the engine and records it once per batch.
 
-    def __init__(self, pipeline_id: int, plan: dict[str, Any]) -> None:
+    The engine's state is versioned by step number, so a batch Spark runs again
+    after a crash (foreachBatch is at least once) starts from the state of the
+    step before it; a batch already recorded is skipped.
+    """
+
+    def __init__(self, pipeline_id: int, engine: StepEngine) -> None:
         self.pipeline_id = pipeline_id
-        self.plan = plan
+        self.engine = engine
 
     def __call__(self, batch: DataFrame, batch_id: int) -> None:
         if pipeline_step_done(pipeline_id=self.pipeline_id, batch_id=batch_id):
@@ -51,7 +57,10 @@ class StepSink:
             input_rows = batch.count()
             if input_rows == 0:
                 return
-            deltas = compute_step(self.plan, batch)
+            step_no = (
+                Pipeline.objects.values_list("last_step", flat=True).get(pk=self.pipeline_id) + 1
+            )
+            result = self.engine.step(step_no, batch)
         finally:
             batch.unpersist()
         step = pipeline_record_step(
@@ -59,7 +68,8 @@ class StepSink:
             batch_id=batch_id,
             input_rows=input_rows,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
-            deltas=deltas,
+            deltas=result.deltas,
+            dropped=result.dropped,
         )
         log.info("batch %s -> step %s (%s input rows)", batch_id, step, input_rows)
 
@@ -70,8 +80,10 @@ class PipelineRunner:
         pipeline = Pipeline.objects.select_related("program_version").get(pk=pipeline_id)
         self.plan: dict[str, Any] = pipeline.program_version.plan
         self.checkpoint = pipeline_dir(pipeline_id) / "checkpoint"
+        state = DiskStateStore(pipeline_dir(pipeline_id) / "state")
         self.spark = build_session(f"weir-pipeline-{pipeline.name}", settings.SPARK_MASTER)
         self.spark.dataSource.register(InputLogSource)
+        self.engine = StepEngine(self.spark, self.plan, state)
         self.query: StreamingQuery | None = None
         self.terminated = False
 
@@ -83,7 +95,7 @@ class PipelineRunner:
             .load()
         )
         self.query = (
-            stream.writeStream.foreachBatch(StepSink(self.pipeline_id, self.plan))
+            stream.writeStream.foreachBatch(StepSink(self.pipeline_id, self.engine))
             .option("checkpointLocation", str(self.checkpoint))
             .trigger(processingTime=TRIGGER)
             .queryName(f"pipeline_{self.pipeline_id}")

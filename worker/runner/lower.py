@@ -111,6 +111,91 @@ def _literal(value: Any, sql_type: str) -> Column:
     return F.lit(value).cast(spark_type(sql_type))
 
 
+def _case(expr: Mapping[str, Any]) -> Column:
+    whens = expr["whens"]
+    # A WHEN whose condition is NULL is not taken, as in SQL; F.when does the same.
+    result = F.when(lower_expr(whens[0][0]), lower_expr(whens[0][1]))
+    for condition, value in whens[1:]:
+        result = result.when(lower_expr(condition), lower_expr(value))
+    if expr.get("else") is not None:
+        result = result.otherwise(lower_expr(expr["else"]))
+    return result.cast(spark_type(expr["type"]))
+
+
+def _micros(value: Any) -> int:
+    if not isinstance(value, int):
+        raise LoweringError(f"expected an interval literal in microseconds, got {value!r}")
+    return value
+
+
+def _tumble_start(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    size = _micros(raw[1].get("value"))
+    micros = F.unix_micros(args[0].cast("timestamp"))
+    start = micros - F.pmod(micros, F.lit(size))
+    return F.timestamp_micros(start).cast(T.TimestampNTZType())
+
+
+def _tumble_end(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    size = _micros(raw[1].get("value"))
+    return _tumble_start(args, raw) + F.lit(dt.timedelta(microseconds=size))
+
+
+def _unit(raw: list[Mapping[str, Any]]) -> str:
+    return str(raw[1].get("value", "")).upper()
+
+
+def _floor_time(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    return F.date_trunc(_unit(raw), args[0])
+
+
+def _ceil_time(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    floor = F.date_trunc(_unit(raw), args[0])
+    step = F.expr(f"INTERVAL 1 {_unit(raw)}")
+    return F.when(floor == args[0], floor).otherwise(floor + step)
+
+
+def _substring(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    length = args[2] if len(args) > 2 else F.lit(2**31 - 1)
+    return args[0].substr(args[1].cast("int"), length.cast("int"))
+
+
+def _round(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    if len(args) == 1:
+        return F.round(args[0])
+    scale = raw[1].get("value")
+    if raw[1]["kind"] != "literal" or not isinstance(scale, int):
+        raise LoweringError("ROUND's scale must be an integer literal")
+    return F.round(args[0], scale)
+
+
+Scalar = Callable[[list[Column], list[Mapping[str, Any]]], Column]
+SCALAR: dict[str, Scalar] = {
+    "tumble_start": _tumble_start,
+    "tumble_end": _tumble_end,
+    "floor_time": _floor_time,
+    "ceil_time": _ceil_time,
+    "extract_year": lambda a, r: F.year(a[0]),
+    "extract_month": lambda a, r: F.month(a[0]),
+    "extract_day": lambda a, r: F.dayofmonth(a[0]),
+    "extract_hour": lambda a, r: F.hour(a[0]),
+    "extract_minute": lambda a, r: F.minute(a[0]),
+    "extract_second": lambda a, r: F.second(a[0]),
+    "nullif": lambda a, r: F.when(a[0] == a[1], F.lit(None)).otherwise(a[0]),
+    "greatest": lambda a, r: F.greatest(*a),
+    "least": lambda a, r: F.least(*a),
+    "round": _round,
+    "floor": lambda a, r: F.floor(a[0]),
+    "ceil": lambda a, r: F.ceil(a[0]),
+    "power": lambda a, r: F.pow(a[0], a[1]),
+    "sqrt": lambda a, r: F.sqrt(a[0]),
+    "char_length": lambda a, r: F.char_length(a[0]),
+    "substring": _substring,
+    "trim": lambda a, r: F.trim(a[0]),
+    "replace": lambda a, r: F.replace(a[0], a[1], a[2]),
+    "position": lambda a, r: F.call_function("locate", a[0], a[1]),
+}
+
+
 def lower_expr(expr: Mapping[str, Any]) -> Column:
     kind = expr["kind"]
     if kind == "column":
@@ -119,6 +204,8 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         return _literal(expr["value"], expr["type"])
     if kind == "cast":
         return lower_expr(expr["expr"]).cast(spark_type(expr["type"]))
+    if kind == "case":
+        return _case(expr)
     if kind != "call":
         raise LoweringError(f"unknown expression kind {kind!r}")
     function, args = expr["function"], expr["args"]
@@ -130,6 +217,8 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         return F.concat(*lowered)
     if function == "coalesce":
         return F.coalesce(*lowered)
+    if function in SCALAR:
+        return SCALAR[function](lowered, args).cast(spark_type(expr["type"]))
     if function in UNARY and len(lowered) == 1:
         return UNARY[function](lowered[0])
     if function in BINARY and len(lowered) == 2:

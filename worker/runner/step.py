@@ -47,6 +47,11 @@ def compute_step(plan: Mapping[str, Any], batch: DataFrame) -> dict[str, list[Ch
     already have their changes for this step; LOCAL views feed others but are
     not published.
     """
+    if not all(_linear(view["query"]) for view in plan["views"]):
+        # Stateful nodes need the engine; with fresh state this is the plan's first step.
+        from worker.runner.engine import StepEngine
+
+        return StepEngine(batch.sparkSession, plan).step(1, batch).deltas
     changes = {relation["name"]: parse_rows(batch, relation) for relation in plan["inputs"]}
     per_view = []
     for view in plan["views"]:
@@ -66,6 +71,12 @@ def compute_step(plan: Mapping[str, Any], batch: DataFrame) -> dict[str, list[Ch
         deltas[record["view"]].extend({kind: row} for _ in range(abs(record["weight"])))
     order = [view["name"] for view in plan["views"]]
     return {name: _sorted(deltas[name]) for name in order if name in deltas}
+
+
+def _linear(rel: Mapping[str, Any]) -> bool:
+    if rel["op"] == "scan":
+        return True
+    return rel["op"] in ("filter", "project") and _linear(rel["input"])
 
 
 def _sorted(changes: list[Change]) -> list[Change]:

@@ -1,0 +1,77 @@
+"""`weir replay`: the spec's LATENESS example, step by step and all in one step."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyspark.sql import SparkSession
+
+from backend.cli import main
+from worker.replay import ReplayInputError, compile_with_queries, queries_of, replay
+
+PROGRAM = """
+CREATE TABLE t (
+   ts TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR,
+   location VARCHAR
+);
+CREATE VIEW v AS SELECT * FROM t;
+"""
+INSERTS = [
+    {"ts": "2020-01-01 00:00:00", "location": "home"},
+    {"ts": "2020-01-01 01:00:00", "location": "office"},
+    {"ts": "2020-01-01 00:10:00", "location": "shop"},
+    {"ts": "2020-01-01 02:00:00", "location": "home"},
+    {"ts": "2020-01-01 00:20:00", "location": "friend"},
+]
+
+
+def run(spark: SparkSession, lines: list[str], queries: list[str] = ()) -> list[dict[str, Any]]:
+    parsed = queries_of(list(queries))
+    result = compile_with_queries(PROGRAM, parsed)
+    assert not result.has_errors
+    return list(replay(spark, result.to_json()["plan"], lines, parsed))
+
+
+def test_five_inserts_in_five_steps_keep_four(spark: SparkSession) -> None:
+    lines = [json.dumps({"t": [{"insert": row}]}) for row in INSERTS]
+    records = run(spark, lines)
+    assert records[:4] == [
+        {"step": i + 1, "view": "v", "changes": [{"insert": row}]}
+        for i, row in enumerate(INSERTS[:4])
+    ]
+    assert records[4:] == [
+        {"step": 5, "dropped": [{"relation": "t", "row": INSERTS[4], "reason": "late"}]}
+    ]
+
+
+def test_five_inserts_in_one_step_keep_all_five(spark: SparkSession) -> None:
+    line = json.dumps({"t": [{"insert": row} for row in INSERTS]})
+    records = run(
+        spark, [line, "{}"], ["SELECT location FROM t WHERE ts > TIMESTAMP '2020-01-01 00:15:00'"]
+    )
+    assert records[0]["step"] == 1 and records[0]["view"] == "v"
+    assert sorted(json.dumps(c["insert"]) for c in records[0]["changes"]) == sorted(
+        json.dumps(r) for r in INSERTS
+    )
+    assert records[1:] == [
+        {
+            "step": 2,
+            "view": "query_1",
+            "rows": [{"location": "friend"}, {"location": "home"}, {"location": "office"}],
+        }
+    ]
+
+
+def test_a_bad_value_names_the_line_and_column(spark: SparkSession) -> None:
+    with pytest.raises(ReplayInputError, match=r"line 1, 't'.*ts"):
+        run(spark, [json.dumps({"t": [{"insert": {"ts": "yesterday"}}]})])
+
+
+def test_the_cli_prints_diagnostics_and_exits_1_on_errors(tmp_path: Path, capsys: Any) -> None:
+    program = tmp_path / "bad.sql"
+    program.write_text("CREATE VIEW v AS SELECT nope FROM missing;")
+    steps = tmp_path / "steps.jsonl"
+    steps.write_text("{}\n")
+    assert main(["replay", str(program), "--steps", str(steps)]) == 1
+    assert "error[SQL2" in capsys.readouterr().err

@@ -1,0 +1,149 @@
+"""Replay: run a program over steps of input read from JSON lines, on a local Spark.
+
+One input line is one step: `{"table": [change, ...], ...}` where a change is
+`{"insert": row}`, `{"delete": row}` or a rowtime bound
+`{"bound": "2020-01-01 10:00:00", "strict": false}`; `{}` is a step without input.
+Output records (JSON-able dicts), in step order and program order:
+
+    {"step": n, "view": "v", "changes": [{"insert": row} | {"delete": row}, ...]}
+    {"step": n, "dropped": [{"relation", "row", "reason"}, ...]}
+    {"step": last, "view": "query_k", "rows": [row, ...]}   # a plain SELECT, at the end
+
+Queries are compiled as views `query_1`, ... appended to the program: `SELECT
+STREAM ...` is reported like any view from the first step on, a plain `SELECT` as
+its content after the last step.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pyspark.sql import SparkSession
+
+from backend.compiler import CompileResult, compile_program
+from worker.runner.engine import StepEngine
+from worker.runner.source import SCHEMA
+from worker.runner.state import MemoryStateStore
+
+STREAM_QUERY = re.compile(r"^\s*SELECT\s+STREAM\b", re.IGNORECASE)
+
+
+class ReplayInputError(Exception):
+    """A step line that is not valid input for the program."""
+
+
+@dataclass
+class Query:
+    name: str
+    sql: str
+    stream: bool
+
+
+def queries_of(texts: Sequence[str]) -> list[Query]:
+    return [
+        Query(f"query_{i}", text.strip().rstrip(";"), bool(STREAM_QUERY.match(text)))
+        for i, text in enumerate(texts, 1)
+    ]
+
+
+def compile_with_queries(program: str, queries: Sequence[Query]) -> CompileResult:
+    """The program with each query appended as a view (a plain SELECT stays a SELECT)."""
+    text = program.rstrip()
+    if text and not text.endswith(";"):
+        text += ";"
+    for query in queries:
+        text += f"\nCREATE VIEW {query.name} AS {query.sql};"
+    return compile_program(text)
+
+
+def _normalize() -> Any:
+    """backend.pipelines.ingress, importable without a configured Django project.
+
+    Its error type lives in backend.core.errors, which imports DRF, which reads
+    Django settings at import time; replay needs no database, so empty settings do.
+    """
+    from django.conf import settings
+
+    if not settings.configured and "DJANGO_SETTINGS_MODULE" not in os.environ:
+        settings.configure()
+    from backend.core.errors import ApplicationError
+    from backend.pipelines.ingress import normalize_changes
+
+    return normalize_changes, ApplicationError
+
+
+def step_rows(
+    plan: dict[str, Any], line: str, line_no: int, first_seq: int
+) -> list[tuple[int, str, int, str]]:
+    """A step line as input-log rows (seq, relation, weight, row)."""
+    normalize_changes, application_error = _normalize()
+    try:
+        payload = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise ReplayInputError(f"line {line_no}: not JSON: {err}") from err
+    if not isinstance(payload, dict):
+        raise ReplayInputError(f"line {line_no}: expected an object {{table: [changes]}}")
+    relations = {r["name"]: r for r in plan["inputs"]}
+    rows = []
+    seq = first_seq
+    for name, changes in payload.items():
+        relation = relations.get(name.lower())
+        if relation is None:
+            raise ReplayInputError(f"line {line_no}: no table or stream '{name}'")
+        for index, change in enumerate(changes if isinstance(changes, list) else [changes]):
+            seq += 1
+            if isinstance(change, dict) and "bound" in change:
+                bound = {"bound": change["bound"], "strict": bool(change.get("strict", False))}
+                rows.append((seq, relation["name"], 0, json.dumps(bound)))
+                continue
+            try:
+                ((weight, row),) = normalize_changes(relation, [change])
+            except application_error as err:
+                message = err.message.replace("Change 0", f"change {index}")
+                raise ReplayInputError(f"line {line_no}, '{name}': {message}") from err
+            rows.append((seq, relation["name"], weight, json.dumps(row)))
+    return rows
+
+
+def replay(
+    spark: SparkSession,
+    plan: dict[str, Any],
+    lines: Iterable[str],
+    queries: Sequence[Query] = (),
+) -> Iterator[dict[str, Any]]:
+    snapshots = {q.name for q in queries if not q.stream}
+    content: dict[str, Counter[str]] = {name: Counter() for name in snapshots}
+    engine = StepEngine(spark, plan, MemoryStateStore())
+    seq = 0
+    step = 0
+    for line_no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        step += 1
+        rows = step_rows(plan, line, line_no, seq)
+        seq += len(rows)
+        result = engine.step(step, spark.createDataFrame(rows, SCHEMA))
+        for view, changes in result.deltas.items():
+            if view in snapshots:
+                for change in changes:
+                    ((kind, row),) = change.items()
+                    content[view][json.dumps(row, sort_keys=True)] += 1 if kind == "insert" else -1
+                continue
+            yield {"step": step, "view": view, "changes": changes}
+        if result.dropped:
+            yield {"step": step, "dropped": result.dropped}
+    for query in queries:
+        if query.name in snapshots:
+            order = next(v["columns"] for v in plan["views"] if v["name"] == query.name)
+            rows_out = []
+            for text in sorted(content[query.name]):
+                row = json.loads(text)
+                ordered = {c["name"]: row[c["name"]] for c in order}
+                rows_out.extend(ordered for _ in range(max(content[query.name][text], 0)))
+            yield {"step": step, "view": query.name, "rows": rows_out}

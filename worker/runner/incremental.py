@@ -1,0 +1,410 @@
+"""Plan nodes as incremental rules: a node's changes in a step from its inputs' changes.
+
+Linear nodes (scan, filter, project, union, hop) apply to the changes directly.
+Stateful nodes (aggregate, distinct, join) read what their inputs held after the
+previous step (stored, integrated multisets) and register their inputs' changes to
+be added to that state once the step's single Spark job has run. Every rule is
+exact under deletes: weights are +1/-1 multiplicities, never "insert only".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from worker.runner.lower import (
+    WEIGHT,
+    LoweringError,
+    lower_expr,
+    lower_rel,
+    positional,
+    spark_type,
+)
+from worker.runner.state import Multiset
+
+RIGHT_WEIGHT = "__weight_r"
+AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL")
+PARSED_AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL", "NULL")
+LINEAR = frozenset({"scan", "filter", "project"})
+
+
+def names(width: int, offset: int = 0) -> list[str]:
+    return [positional(offset + i) for i in range(width)]
+
+
+def row_json(df: DataFrame, types: Sequence[str], offset: int = 0) -> Column:
+    """The canonical JSON text of a row (the identity of a row in stored state)."""
+    fields = []
+    for i, sql_type in enumerate(types):
+        value = F.col(positional(offset + i))
+        if sql_type.startswith(AS_STRING):
+            value = value.cast("string")
+        fields.append(value.alias(positional(i)))
+    if not fields:
+        return F.lit("{}")
+    return F.to_json(F.struct(*fields), {"ignoreNullFields": "false"})
+
+
+def literal_rows(spark: SparkSession, rows: Sequence[Mapping[str, Any]], schema: str) -> DataFrame:
+    """Driver-side rows as a DataFrame the JVM reads from one literal.
+
+    spark.createDataFrame(list) is a Python RDD: every scan of it, in every task,
+    goes through a Python worker, which made a step's job several times slower.
+    """
+    text = F.lit(json.dumps(list(rows)))
+    items = F.explode(F.from_json(text, f"array<struct<{schema}>>")).alias("item")
+    return spark.range(1).select(items).select("item.*")
+
+
+def typed_rows(spark: SparkSession, multiset: Multiset, types: Sequence[str]) -> DataFrame:
+    """A stored multiset back as a weighted DataFrame c0..cN, WEIGHT."""
+    raw = literal_rows(
+        spark, [{"row": r, "w": w} for r, w in multiset.items()], "row:string,w:bigint"
+    )
+    schema = T.StructType(
+        [
+            T.StructField(
+                positional(i),
+                T.StringType() if t.startswith(PARSED_AS_STRING) else spark_type(t),
+            )
+            for i, t in enumerate(types)
+        ]
+    )
+    parsed = raw.select(F.from_json("row", schema).alias("r"), F.col("w").alias(WEIGHT))
+    return parsed.select(
+        *(
+            F.col("r").getField(positional(i)).cast(spark_type(t)).alias(positional(i))
+            for i, t in enumerate(types)
+        ),
+        WEIGHT,
+    )
+
+
+def consolidate(df: DataFrame, columns: Sequence[str], weight: str = WEIGHT) -> DataFrame:
+    summed = df.groupBy(*columns).agg(F.sum(weight).alias(weight))
+    return summed.where(F.col(weight) != 0)
+
+
+def present(df: DataFrame, columns: Sequence[str], weight: str = WEIGHT) -> DataFrame:
+    """Rows that are there (positive multiplicity) after consolidation."""
+    return consolidate(df, columns, weight).where(F.col(weight) > 0)
+
+
+def same_rows(left: DataFrame, right: DataFrame, columns: Sequence[str], prefix: str) -> Column:
+    """A null-safe equality of `columns` between `left` and a copy renamed with `prefix`."""
+    condition = F.lit(True)
+    for name in columns:
+        condition = condition & left[name].eqNullSafe(right[prefix + name])
+    return condition
+
+
+def semi(df: DataFrame, keys: DataFrame, columns: Sequence[str]) -> DataFrame:
+    """Rows of `df` whose `columns` equal (null-safe) some row of `keys`."""
+    renamed = keys.select(*(F.col(c).alias("k_" + c) for c in columns))
+    return df.join(renamed, same_rows(df, renamed, columns, "k_"), "left_semi")
+
+
+def negated(df: DataFrame, weight: str = WEIGHT) -> DataFrame:
+    return df.withColumn(weight, -F.col(weight))
+
+
+def shifted(df: DataFrame, width: int, offset: int) -> DataFrame:
+    """Columns c0.. renamed c{offset}.., the weight renamed RIGHT_WEIGHT (a join's right side)."""
+    return df.select(
+        *(F.col(positional(i)).alias(positional(offset + i)) for i in range(width)),
+        F.col(WEIGHT).alias(RIGHT_WEIGHT),
+    )
+
+
+def types_of(columns: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [c["type"] for c in columns]
+
+
+@dataclass
+class StateDelta:
+    key: str
+    changes: DataFrame
+    types: list[str]
+
+
+@dataclass
+class Lowering:
+    """What one step's lowering reads (changes, stored state) and what it must save."""
+
+    spark: SparkSession
+    changes: dict[str, DataFrame]
+    stored_state: Mapping[str, Multiset]
+    first_step: bool
+    saves: list[StateDelta] = field(default_factory=list)
+
+    def stored(self, key: str, types: Sequence[str]) -> DataFrame:
+        return typed_rows(self.spark, self.stored_state.get(key, {}), types)
+
+    def save(self, key: str, changes: DataFrame, types: Sequence[str]) -> None:
+        self.saves.append(StateDelta(key, changes, list(types)))
+
+    def empty(self, types: Sequence[str]) -> DataFrame:
+        return typed_rows(self.spark, {}, types)
+
+    def rel(self, rel: Mapping[str, Any], key: str) -> DataFrame:
+        """The changes of plan node `rel` in this step; `key` names its state."""
+        op = rel["op"]
+        if op in LINEAR:
+            if op == "scan":
+                return self.changes[rel["relation"]]
+            child = self.rel(rel["input"], key + ".i")
+            return lower_rel(
+                {**rel, "input": {"op": "scan", "relation": "__child"}}, {"__child": child}
+            )
+        rule = RULES.get(op)
+        if rule is None:
+            raise LoweringError(f"unknown plan node {op!r}")
+        return rule(self, rel, key)
+
+
+def _union(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    columns = rel["columns"]
+    parts = []
+    for index, child in enumerate(rel["inputs"]):
+        changes = ctx.rel(child, f"{key}.u{index}")
+        parts.append(
+            changes.select(
+                *(
+                    F.col(positional(i)).cast(spark_type(c["type"])).alias(positional(i))
+                    for i, c in enumerate(columns)
+                ),
+                WEIGHT,
+            )
+        )
+    result = parts[0]
+    for more in parts[1:]:
+        result = result.unionByName(more)
+    return result
+
+
+def _values(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    columns = rel["columns"]
+    # Constant rows: the whole content arrives in the first step and never changes.
+    if not ctx.first_step or not rel["rows"]:
+        return ctx.empty(types_of(columns))
+    rows = [
+        ctx.spark.range(1).select(
+            *(
+                lower_expr(e).cast(spark_type(c["type"])).alias(positional(i))
+                for i, (e, c) in enumerate(zip(row, columns, strict=True))
+            ),
+            F.lit(1).alias(WEIGHT),
+        )
+        for row in rel["rows"]
+    ]
+    result = rows[0]
+    for more in rows[1:]:
+        result = result.unionByName(more)
+    return result
+
+
+def _hop(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    child = ctx.rel(rel["input"], key + ".i")
+    width = len(rel["input"]["columns"])
+    size, slide = int(rel["size"]), int(rel["slide"])
+    micros = F.unix_micros(F.col(positional(rel["time"])).cast("timestamp"))
+    windows = math.ceil(size / slide)
+    base = micros - F.pmod(micros, F.lit(slide))
+    exploded = child.withColumn("__t", micros).withColumn(
+        "__start", F.explode(F.sequence(F.lit(0), F.lit(windows - 1)))
+    )
+    exploded = exploded.withColumn("__start", base - F.col("__start") * F.lit(slide))
+    inside = exploded.where(F.col("__start") + F.lit(size) > F.col("__t"))
+    start = F.timestamp_micros(F.col("__start")).cast(T.TimestampNTZType())
+    return inside.select(
+        *names(width),
+        start.alias(positional(width)),
+        (start + F.lit(dt.timedelta(microseconds=size))).alias(positional(width + 1)),
+        WEIGHT,
+    )
+
+
+def _distinct(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    child = ctx.rel(rel["input"], key + ".i")
+    types = types_of(rel["columns"])
+    columns = names(len(types))
+    old = ctx.stored(key, types)
+    ctx.save(key, child, types)
+    change = consolidate(child, columns)
+    previous = old.select(*(F.col(c).alias("o_" + c) for c in columns), F.col(WEIGHT).alias("__o"))
+    joined = change.join(previous, same_rows(change, previous, columns, "o_"), "left")
+    before = F.coalesce(F.col("__o"), F.lit(0))
+    after = before + F.col(WEIGHT)
+    weight = F.when(after > 0, 1).otherwise(0) - F.when(before > 0, 1).otherwise(0)
+    return joined.select(*columns, weight.alias(WEIGHT)).where(F.col(WEIGHT) != 0)
+
+
+def _aggregate(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    child = ctx.rel(rel["input"], key + ".i")
+    keys, aggregates = rel["keys"], rel["aggregates"]
+    inputs = list(keys) + [a["args"][0] for a in aggregates if a["args"]]
+    types = [e["type"] for e in inputs]
+    columns = names(len(types))
+    key_columns = columns[: len(keys)]
+    change = child.select(
+        *(lower_expr(e).alias(positional(i)) for i, e in enumerate(inputs)), WEIGHT
+    )
+    old = ctx.stored(key, types)
+    ctx.save(key, change, types)
+    if keys:
+        # Only the groups this step touches are recomputed, from their stored input rows:
+        # exact for MIN/MAX when the current extreme is deleted.
+        affected = change.select(*key_columns).distinct()
+        before = semi(old, affected, key_columns)
+    else:
+        before = old
+    after = present(before.unionByName(change), columns)
+    new_rows = _aggregated(after, rel, len(keys))
+    if not keys and ctx.first_step:
+        return new_rows  # a global aggregate has one row, from the first step on
+    return new_rows.unionByName(negated(_aggregated(before, rel, len(keys))))
+
+
+def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> DataFrame:
+    """The aggregate of a weighted multiset (weights are positive multiplicities)."""
+    weight = F.col(WEIGHT)
+    outputs = []
+    arg_index = key_count
+    for agg in rel["aggregates"]:
+        function = agg["function"]
+        value: Column
+        if function == "count_star":
+            value = F.coalesce(F.sum(weight), F.lit(0))
+        else:
+            x = F.col(positional(arg_index))
+            arg_index += 1
+            present_weight = F.when(x.isNotNull(), weight).otherwise(F.lit(0))
+            value = _aggregate_function(function, x, weight, present_weight, agg["distinct"])
+        outputs.append(value.cast(spark_type(agg["type"])))
+    grouped = rows.groupBy(*names(key_count)) if key_count else rows.groupBy()
+    aliased = [v.alias(f"__a{i}") for i, v in enumerate(outputs)]
+    result = grouped.agg(*aliased) if aliased else grouped.count().drop("count")
+    return result.select(
+        *names(key_count),
+        *(F.col(f"__a{i}").alias(positional(key_count + i)) for i in range(len(outputs))),
+        F.lit(1).alias(WEIGHT),
+    )
+
+
+def _aggregate_function(
+    function: str, x: Column, weight: Column, present_weight: Column, distinct: bool
+) -> Column:
+    if function == "min":
+        return F.min(x)
+    if function == "max":
+        return F.max(x)
+    if distinct:
+        distinct_functions: dict[str, Callable[[Column], Column]] = {
+            "count": F.count_distinct,
+            "sum": F.sum_distinct,
+            "avg": lambda c: F.sum_distinct(c) / F.count_distinct(c),
+        }
+        return distinct_functions[function](x)
+    count = F.coalesce(F.sum(present_weight), F.lit(0))
+    if function == "count":
+        return count
+    total = F.sum(F.when(x.isNotNull(), x * weight))
+    if function == "sum":
+        return F.when(count > 0, total)
+    if function == "avg":
+        return F.when(count > 0, total / count)
+    raise LoweringError(f"unknown aggregate function {function!r}")
+
+
+def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    kind = rel["kind"]
+    left_types = types_of(rel["left"]["columns"])
+    right_types = types_of(rel["right"]["columns"])
+    nl, nr = len(left_types), len(right_types)
+    left_names, right_names = names(nl), names(nr, nl)
+    d_left = ctx.rel(rel["left"], key + ".l")
+    d_right_plain = ctx.rel(rel["right"], key + ".r")
+    old_left = ctx.stored(key + ".l", left_types)
+    old_right = shifted(ctx.stored(key + ".r", right_types), nr, nl)
+    ctx.save(key + ".l", d_left, left_types)
+    ctx.save(key + ".r", d_right_plain, right_types)
+    d_right = shifted(d_right_plain, nr, nl)
+    condition = F.lit(True) if rel["condition"] is None else lower_expr(rel["condition"])
+    condition = F.coalesce(condition, F.lit(False))
+
+    def inner(a: DataFrame, b: DataFrame) -> DataFrame:
+        joined = a.join(b, condition, "inner")
+        weight = (F.col(WEIGHT) * F.col(RIGHT_WEIGHT)).alias(WEIGHT)
+        return joined.select(*left_names, *right_names, weight)
+
+    result = inner(d_left, old_right).unionByName(inner(old_left, d_right))
+    result = result.unionByName(inner(d_left, d_right))
+    if kind in ("left", "full"):
+        new_left = present(old_left.unionByName(d_left), left_names)
+        new_right = present(old_right.unionByName(d_right), right_names, RIGHT_WEIGHT)
+        # A left row's null-extended row can change only if the row itself changed or
+        # a right row it matches came or went.
+        affected = d_left.select(*left_names).unionByName(
+            old_left.join(d_right, condition, "left_semi").select(*left_names)
+        )
+        unmatched = _unmatched(
+            new_left, new_right, old_left, old_right, affected, left_names, condition
+        )
+        nulls = [
+            F.lit(None).cast(spark_type(t)).alias(n)
+            for t, n in zip(right_types, right_names, strict=True)
+        ]
+        result = result.unionByName(unmatched.select(*left_names, *nulls, WEIGHT))
+    if kind in ("right", "full"):
+        new_left = present(old_left.unionByName(d_left), left_names)
+        new_right = present(old_right.unionByName(d_right), right_names, RIGHT_WEIGHT)
+        affected = d_right.select(*right_names).unionByName(
+            old_right.join(d_left, condition, "left_semi").select(*right_names)
+        )
+        unmatched = _unmatched(
+            new_right, new_left, old_right, old_left, affected, right_names, condition
+        )
+        nulls = [
+            F.lit(None).cast(spark_type(t)).alias(n)
+            for t, n in zip(left_types, left_names, strict=True)
+        ]
+        result = result.unionByName(
+            unmatched.select(*nulls, *right_names, F.col(RIGHT_WEIGHT).alias(WEIGHT))
+        )
+    return result
+
+
+def _unmatched(
+    new_side: DataFrame,
+    new_other: DataFrame,
+    old_side: DataFrame,
+    old_other: DataFrame,
+    affected: DataFrame,
+    columns: list[str],
+    condition: Column,
+) -> DataFrame:
+    """The change of the rows of one join side that match nothing on the other side."""
+    keys = affected.distinct()
+    before = semi(old_side, keys, columns).join(old_other, condition, "left_anti")
+    after = semi(new_side, keys, columns).join(new_other, condition, "left_anti")
+    weight = next(c for c in after.columns if c not in columns)
+    return after.unionByName(negated(before, weight))
+
+
+Rule = Callable[[Lowering, Mapping[str, Any], str], DataFrame]
+RULES: dict[str, Rule] = {
+    "union": _union,
+    "values": _values,
+    "hop": _hop,
+    "distinct": _distinct,
+    "aggregate": _aggregate,
+    "join": _join,
+}

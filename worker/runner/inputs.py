@@ -1,0 +1,162 @@
+"""A step's input changes of one table or stream, after the dialect's time rules.
+
+Rules (docs/contracts.md, spec/feldera-streaming-extensions.md), all against values
+known from the previous step, so a waterline never moves within a step:
+
+- LATENESS column: an insert below (max value seen so far - lateness) is dropped, "late".
+- stream: a row with a rowtime below the stream's clock (the max rowtime of every
+  earlier row and bound) is dropped, "out_of_order".
+- WATERMARK column: a row waits in the table's held rows until the column's running
+  max (as of the previous step) reaches value + delay.
+
+A rowtime bound arrives as a change of weight 0 with row {"bound": ts, "strict": b}:
+it moves maxima and clocks like a row with that time, without being a row.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pyspark.sql import Column, DataFrame, Window
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from worker.runner.lower import WEIGHT, lower_expr, positional, spark_type
+
+ROWTIME = "rowtime"
+BOUND_SCHEMA = T.StructType(
+    [T.StructField("bound", T.StringType()), T.StructField("strict", T.BooleanType())]
+)
+
+
+@dataclass
+class TableInput:
+    changes: DataFrame  # c0..cN, WEIGHT: what the views see in this step
+    dropped: DataFrame  # seq, reason, row (JSON text)
+    held: DataFrame  # seq, relation, weight, row: waits for the watermark
+    maxima: dict[str, DataFrame]  # "relation.column" -> one row, one column "value" (string)
+
+
+def time_columns(relation: Mapping[str, Any]) -> list[int]:
+    """Columns whose running max the runtime tracks: LATENESS, WATERMARK, a stream's rowtime."""
+    return [
+        i
+        for i, c in enumerate(relation["columns"])
+        if c.get("lateness") is not None
+        or c.get("watermark") is not None
+        or (relation["kind"] == "stream" and c["name"] == ROWTIME)
+    ]
+
+
+def max_key(relation: Mapping[str, Any], index: int) -> str:
+    return f"{relation['name']}.{relation['columns'][index]['name']}"
+
+
+def previous(maxima: Mapping[str, str], relation: Mapping[str, Any], index: int) -> Column:
+    """The column's max as of the previous step (NULL before any value)."""
+    value = maxima.get(max_key(relation, index))
+    return F.lit(value).cast(spark_type(relation["columns"][index]["type"]))
+
+
+def table_input(
+    relation: Mapping[str, Any], new: DataFrame, held: DataFrame, maxima: Mapping[str, str]
+) -> TableInput:
+    """`new`: this step's changes of `relation`; `held`: rows still waiting for its watermark."""
+    columns = relation["columns"]
+    rows = new.where(F.col("weight") != 0)
+    parsed = _parsed(rows, relation)
+    late = F.lit(False)
+    for i, column in enumerate(columns):
+        if column.get("lateness") is not None:
+            waterline = previous(maxima, relation, i) - lower_expr(column["lateness"])
+            late = late | F.coalesce(F.col(positional(i)) < waterline, F.lit(False))
+    late = (F.col(WEIGHT) > 0) & late
+    reason = F.when(late, F.lit("late"))
+    if relation["kind"] == "stream" and ROWTIME in [c["name"] for c in columns]:
+        reason = F.when(_out_of_order(relation, maxima), "out_of_order").otherwise(reason)
+    parsed = parsed.withColumn("__reason", reason)
+    dropped = parsed.where(F.col("__reason").isNotNull()).select(
+        "seq", F.col("__reason").alias("reason"), "row"
+    )
+    accepted = parsed.where(F.col("__reason").isNull()).drop("__reason")
+    pool = accepted.unionByName(_parsed(held, relation))
+    release = F.lit(True)
+    for i, column in enumerate(columns):
+        if column.get("watermark") is not None:
+            reached = lower_expr(column["watermark"]) + F.col(positional(i)) <= previous(
+                maxima, relation, i
+            )
+            release = release & F.coalesce(reached, F.lit(False))
+    pool = pool.withColumn("__release", release)
+    changes = pool.where("__release").select(*(positional(i) for i in range(len(columns))), WEIGHT)
+    waiting = pool.where(~F.col("__release")).select(
+        "seq", F.lit(relation["name"]).alias("relation"), F.col(WEIGHT).alias("weight"), "row"
+    )
+    result_maxima = {
+        max_key(relation, i): _maximum(relation, i, accepted, new, maxima)
+        for i in time_columns(relation)
+    }
+    return TableInput(changes, dropped, waiting, result_maxima)
+
+
+def _parsed(changes: DataFrame, relation: Mapping[str, Any]) -> DataFrame:
+    """Typed columns plus the change's seq and JSON row (parse_rows keeps only the columns)."""
+    keyed = changes.select("seq", "row", F.col("weight").cast("int").alias(WEIGHT))
+    columns = relation["columns"]
+    schema = T.StructType(
+        [
+            T.StructField(
+                c["name"],
+                T.StringType()
+                if c["type"].startswith(("DECIMAL", "DATE", "TIMESTAMP"))
+                else spark_type(c["type"]),
+            )
+            for c in columns
+        ]
+    )
+    parsed = keyed.withColumn("__r", F.from_json("row", schema))
+    return parsed.select(
+        *(
+            F.col("__r").getField(c["name"]).cast(spark_type(c["type"])).alias(positional(i))
+            for i, c in enumerate(columns)
+        ),
+        WEIGHT,
+        "seq",
+        "row",
+    )
+
+
+def _bounds(new: DataFrame, sql_type: str) -> DataFrame:
+    """The time of each bound in `new` (a strict bound excludes its own time too)."""
+    bound = new.where(F.col("weight") == 0).select(F.from_json("row", BOUND_SCHEMA).alias("b"))
+    value = F.col("b.bound").cast(spark_type(sql_type))
+    strict = F.coalesce(F.col("b.strict"), F.lit(False))
+    if sql_type == "TIMESTAMP":
+        value = F.when(strict, value + F.lit(dt.timedelta(microseconds=1))).otherwise(value)
+    return bound.select(value.alias("value"))
+
+
+def _out_of_order(relation: Mapping[str, Any], maxima: Mapping[str, str]) -> Column:
+    index = [c["name"] for c in relation["columns"]].index(ROWTIME)
+    # The clock before this row: the previous steps' clock, then every earlier row of this
+    # step. Bounds of this step take effect from the next step.
+    earlier = Window.partitionBy(F.lit(1)).orderBy("seq").rowsBetween(Window.unboundedPreceding, -1)
+    clock = F.greatest(previous(maxima, relation, index), F.max(positional(index)).over(earlier))
+    return F.coalesce(F.col(positional(index)) < clock, F.lit(False))
+
+
+def _maximum(
+    relation: Mapping[str, Any],
+    index: int,
+    accepted: DataFrame,
+    new: DataFrame,
+    maxima: Mapping[str, str],
+) -> DataFrame:
+    sql_type = relation["columns"][index]["type"]
+    values = accepted.select(F.col(positional(index)).alias("value"))
+    values = values.unionByName(_bounds(new, sql_type))
+    top = F.greatest(F.max("value"), previous(maxima, relation, index))
+    return values.agg(top.cast("string").alias("value"))

@@ -1,0 +1,94 @@
+"""Waterlines of views: a one-row DataFrame per relation, pushed through the plan.
+
+A table's waterline row holds (max seen - lateness) in its LATENESS columns, a
+stream's holds its clock in rowtime, NULL elsewhere. A node's waterline is its
+expressions evaluated on its input's waterline row: right for the monotone
+expressions the compiler marks `"waterline": true` (FLOOR(ts TO HOUR), ts + i,
+window bounds, grouping keys), meaningless (and unused) for the other columns.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+from worker.runner.incremental import names
+from worker.runner.inputs import ROWTIME, max_key
+from worker.runner.lower import lower_expr, positional, spark_type
+
+
+def _row(spark: SparkSession, columns: list[Any]) -> DataFrame:
+    return spark.range(1).select(*(c.alias(positional(i)) for i, c in enumerate(columns)))
+
+
+def input_waterline(
+    spark: SparkSession, relation: Mapping[str, Any], maxima: Mapping[str, str]
+) -> DataFrame:
+    values = []
+    for i, column in enumerate(relation["columns"]):
+        top = F.lit(maxima.get(max_key(relation, i))).cast(spark_type(column["type"]))
+        if column.get("lateness") is not None:
+            values.append(top - lower_expr(column["lateness"]))
+        elif relation["kind"] == "stream" and column["name"] == ROWTIME:
+            values.append(top)
+        else:
+            values.append(F.lit(None).cast(spark_type(column["type"])))
+    return _row(spark, values)
+
+
+def rel_waterline(
+    spark: SparkSession, rel: Mapping[str, Any], relations: Mapping[str, DataFrame]
+) -> DataFrame:
+    op = rel["op"]
+    typed_nulls = [F.lit(None).cast(spark_type(c["type"])) for c in rel["columns"]]
+    if op == "scan":
+        return relations[rel["relation"]]
+    if op == "values":
+        return _row(spark, typed_nulls)
+    if op == "union":
+        inputs = [rel_waterline(spark, r, relations) for r in rel["inputs"]]
+        joined = inputs[0].select(*(F.col(c).alias(f"u0_{c}") for c in inputs[0].columns))
+        for k, more in enumerate(inputs[1:], 1):
+            joined = joined.crossJoin(
+                more.select(*(F.col(c).alias(f"u{k}_{c}") for c in more.columns))
+            )
+        # A future row may come from any input: the least waterline, NULL if any is unknown.
+        values = []
+        for i in range(len(rel["columns"])):
+            parts = [F.col(f"u{k}_{positional(i)}") for k in range(len(inputs))]
+            unknown = F.lit(False)
+            for part in parts:
+                unknown = unknown | part.isNull()
+            values.append(F.when(~unknown, F.least(*parts)))
+        return joined.select(*(v.alias(positional(i)) for i, v in enumerate(values)))
+    if op == "join":
+        left = rel_waterline(spark, rel["left"], relations)
+        right = rel_waterline(spark, rel["right"], relations)
+        nl = len(rel["left"]["columns"])
+        right = right.select(
+            *(F.col(positional(i)).alias(positional(nl + i)) for i in range(len(right.columns)))
+        )
+        return left.crossJoin(right)
+    child = rel_waterline(spark, rel["input"], relations)
+    if op in ("filter", "distinct"):
+        return child
+    if op == "project":
+        return child.select(
+            *(lower_expr(e).alias(positional(i)) for i, e in enumerate(rel["exprs"]))
+        )
+    if op == "aggregate":
+        keys = [lower_expr(e) for e in rel["keys"]]
+        return child.select(*keys, *typed_nulls[len(keys) :]).toDF(*names(len(rel["columns"])))
+    if op == "hop":
+        width = len(rel["input"]["columns"])
+        time = F.col(positional(rel["time"]))
+        size = F.lit(dt.timedelta(microseconds=int(rel["size"])))
+        # A future row t > w falls in windows starting after w - size and ending after w.
+        return child.select(
+            *names(width), (time - size).alias(positional(width)), time.alias(positional(width + 1))
+        )
+    return _row(spark, typed_nulls)
