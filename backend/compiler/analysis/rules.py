@@ -21,25 +21,13 @@ from backend.compiler.source import Span
 MONOTONIC_HINT = "group by a monotonic expression, such as FLOOR(rowtime TO HOUR)"
 
 
-def children(rel: plan.Rel) -> tuple[plan.Rel, ...]:
-    match rel:
-        case plan.Scan() | plan.Values():
-            return ()
-        case plan.Join():
-            return (rel.left, rel.right)
-        case plan.Union():
-            return rel.inputs
-        case _:
-            return (rel.input,)
-
-
 def walk(rel: plan.Rel) -> Iterator[plan.Rel]:
     """`rel` and every relation under it, parents first."""
     stack = [rel]
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(children(node)))
+        stack.extend(reversed(plan.children(node)))
 
 
 def check_stream(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:

@@ -224,3 +224,16 @@ class Plan:
     views: tuple[ViewPlan, ...]
     queries: tuple[QueryPlan, ...] = ()
     order_checks: tuple[OrderCheck, ...] = ()
+
+
+def children(rel: Rel) -> tuple[Rel, ...]:
+    """The relations a plan node reads."""
+    match rel:
+        case Scan() | Values():
+            return ()
+        case Join():
+            return (rel.left, rel.right)
+        case Union():
+            return rel.inputs
+        case _:
+            return (rel.input,)

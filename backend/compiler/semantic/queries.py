@@ -70,18 +70,6 @@ def bind_statement_query(query: ast.Query, env: Environment) -> BoundQuery | Non
     return None
 
 
-def _inputs(rel: plan.Rel) -> tuple[plan.Rel, ...]:
-    match rel:
-        case plan.Scan() | plan.Values():
-            return ()
-        case plan.Join():
-            return (rel.left, rel.right)
-        case plan.Union():
-            return rel.inputs
-        case _:
-            return (rel.input,)
-
-
 def _depth_and_size(root: plan.Rel) -> tuple[int, int]:
     """The plan's depth and its size as a tree, without recursion; a shared
     subplan (a WITH query used twice) is visited once."""
@@ -91,7 +79,7 @@ def _depth_and_size(root: plan.Rel) -> tuple[int, int]:
         rel, expanded = stack.pop()
         if id(rel) in done:
             continue
-        children = _inputs(rel)
+        children = plan.children(rel)
         if expanded:
             results = [done[id(child)] for child in children]
             depth = 1 + max((d for d, _ in results), default=0)
