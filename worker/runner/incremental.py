@@ -347,51 +347,47 @@ def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 
     result = inner(d_left, old_right).unionByName(inner(old_left, d_right))
     result = result.unionByName(inner(d_left, d_right))
+    if kind != "inner":
+        new_left = present(old_left.unionByName(d_left), left_names)
+        new_right = present(old_right.unionByName(d_right), right_names, RIGHT_WEIGHT)
     if kind in ("left", "full"):
-        new_left = present(old_left.unionByName(d_left), left_names)
-        new_right = present(old_right.unionByName(d_right), right_names, RIGHT_WEIGHT)
-        # A left row's null-extended row can change only if the row itself changed or
-        # a right row it matches came or went.
-        affected = d_left.select(*left_names).unionByName(
-            old_left.join(d_right, condition, "left_semi").select(*left_names)
-        )
         unmatched = _unmatched(
-            new_left, new_right, old_left, old_right, affected, left_names, condition
+            (new_left, old_left, d_left), (new_right, old_right, d_right), left_names, condition
         )
-        nulls = [
-            F.lit(None).cast(spark_type(t)).alias(n)
-            for t, n in zip(right_types, right_names, strict=True)
-        ]
-        result = result.unionByName(unmatched.select(*left_names, *nulls, WEIGHT))
-    if kind in ("right", "full"):
-        new_left = present(old_left.unionByName(d_left), left_names)
-        new_right = present(old_right.unionByName(d_right), right_names, RIGHT_WEIGHT)
-        affected = d_right.select(*right_names).unionByName(
-            old_right.join(d_left, condition, "left_semi").select(*right_names)
-        )
-        unmatched = _unmatched(
-            new_right, new_left, old_right, old_left, affected, right_names, condition
-        )
-        nulls = [
-            F.lit(None).cast(spark_type(t)).alias(n)
-            for t, n in zip(left_types, left_names, strict=True)
-        ]
         result = result.unionByName(
-            unmatched.select(*nulls, *right_names, F.col(RIGHT_WEIGHT).alias(WEIGHT))
+            unmatched.select(*left_names, *_nulls(right_types, right_names), WEIGHT)
+        )
+    if kind in ("right", "full"):
+        unmatched = _unmatched(
+            (new_right, old_right, d_right), (new_left, old_left, d_left), right_names, condition
+        )
+        result = result.unionByName(
+            unmatched.select(
+                *_nulls(left_types, left_names), *right_names, F.col(RIGHT_WEIGHT).alias(WEIGHT)
+            )
         )
     return result
 
 
-def _unmatched(
-    new_side: DataFrame,
-    new_other: DataFrame,
-    old_side: DataFrame,
-    old_other: DataFrame,
-    affected: DataFrame,
-    columns: list[str],
-    condition: Column,
-) -> DataFrame:
-    """The change of the rows of one join side that match nothing on the other side."""
+def _nulls(types: Sequence[str], columns: Sequence[str]) -> list[Column]:
+    """The NULL columns that extend an unmatched row of the other join side."""
+    return [F.lit(None).cast(spark_type(t)).alias(n) for t, n in zip(types, columns, strict=True)]
+
+
+JoinSide = tuple[DataFrame, DataFrame, DataFrame]  # (new, old, change) of one join input
+
+
+def _unmatched(side: JoinSide, other: JoinSide, columns: list[str], condition: Column) -> DataFrame:
+    """The change of the rows of one join side that match nothing on the other side.
+
+    A row's null-extended row can change only if the row itself changed or a
+    row of the other side it matches came or went: only those rows are looked at.
+    """
+    new_side, old_side, d_side = side
+    new_other, old_other, d_other = other
+    affected = d_side.select(*columns).unionByName(
+        old_side.join(d_other, condition, "left_semi").select(*columns)
+    )
     keys = affected.distinct()
     before = semi(old_side, keys, columns).join(old_other, condition, "left_anti")
     after = semi(new_side, keys, columns).join(new_other, condition, "left_anti")
