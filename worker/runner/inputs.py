@@ -24,7 +24,7 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from worker.runner.lower import WEIGHT, lower_expr, positional, spark_type
+from worker.runner.lower import WEIGHT, lower_expr, parse_rows, positional, spark_type
 
 ROWTIME = "rowtime"
 BOUND_SCHEMA = T.StructType(
@@ -67,7 +67,7 @@ def table_input(
     """`new`: this step's changes of `relation`; `held`: rows still waiting for its watermark."""
     columns = relation["columns"]
     rows = new.where(F.col("weight") != 0)
-    parsed = _parsed(rows, relation)
+    parsed = parse_rows(rows, relation)
     late = F.lit(False)
     for i, column in enumerate(columns):
         if column.get("lateness") is not None:
@@ -82,7 +82,7 @@ def table_input(
         "seq", F.col("__reason").alias("reason"), "row"
     )
     accepted = parsed.where(F.col("__reason").isNull()).drop("__reason")
-    pool = accepted.unionByName(_parsed(held, relation))
+    pool = accepted.unionByName(parse_rows(held, relation))
     release = F.lit(True)
     for i, column in enumerate(columns):
         if column.get("watermark") is not None:
@@ -100,33 +100,6 @@ def table_input(
         for i in time_columns(relation)
     }
     return TableInput(changes, dropped, waiting, result_maxima)
-
-
-def _parsed(changes: DataFrame, relation: Mapping[str, Any]) -> DataFrame:
-    """Typed columns plus the change's seq and JSON row (parse_rows keeps only the columns)."""
-    keyed = changes.select("seq", "row", F.col("weight").cast("int").alias(WEIGHT))
-    columns = relation["columns"]
-    schema = T.StructType(
-        [
-            T.StructField(
-                c["name"],
-                T.StringType()
-                if c["type"].startswith(("DECIMAL", "DATE", "TIMESTAMP"))
-                else spark_type(c["type"]),
-            )
-            for c in columns
-        ]
-    )
-    parsed = keyed.withColumn("__r", F.from_json("row", schema))
-    return parsed.select(
-        *(
-            F.col("__r").getField(c["name"]).cast(spark_type(c["type"])).alias(positional(i))
-            for i, c in enumerate(columns)
-        ),
-        WEIGHT,
-        "seq",
-        "row",
-    )
 
 
 def _bounds(new: DataFrame, sql_type: str) -> DataFrame:

@@ -60,18 +60,19 @@ def _json_type(sql_type: str) -> T.DataType:
 
 
 def parse_rows(changes: DataFrame, relation: Mapping[str, Any]) -> DataFrame:
-    """One input relation's changes: JSON rows from the input log -> typed columns."""
+    """A relation's changes from the input log: JSON rows -> typed columns c0..cN and
+    the weight, with the change's `seq` and JSON `row` kept beside them."""
     columns = relation["columns"]
     schema = T.StructType([T.StructField(c["name"], _json_type(c["type"])) for c in columns])
-    parsed = changes.where(F.col("relation") == relation["name"]).select(
-        F.from_json("row", schema).alias("r"), F.col("weight").cast("int").alias(WEIGHT)
-    )
+    parsed = changes.withColumn("__r", F.from_json("row", schema))
     return parsed.select(
         *(
-            F.col("r").getField(c["name"]).cast(spark_type(c["type"])).alias(positional(i))
+            F.col("__r").getField(c["name"]).cast(spark_type(c["type"])).alias(positional(i))
             for i, c in enumerate(columns)
         ),
-        WEIGHT,
+        F.col("weight").cast("int").alias(WEIGHT),
+        "seq",
+        "row",
     )
 
 
