@@ -6,6 +6,7 @@ import time
 
 from celery import shared_task
 from django.conf import settings
+from django.db import transaction
 
 from backend.pipelines.models import DesiredState, OnRunnerFailure, Pipeline, State
 from backend.pipelines.services import pipeline_restart, pipeline_set_state
@@ -106,16 +107,18 @@ def pipelines_monitor() -> list[str]:
             continue
         error = "Spark runner died"
         tail = launcher.log_tail(pipeline.pk)
-        failed = pipeline_set_state(
-            pipeline_id=pipeline.pk,
-            to_state=State.FAILED,
-            actor=MONITOR_ACTOR,
-            error=f"{error}\n{tail}" if tail else error,
-            only_from=frozenset(SETTLED_WITH_RUNNER),
-        )
-        if not failed:
-            continue  # it moved on while we looked
-        noticed.append(pipeline.name)
-        if pipeline.on_runner_failure == OnRunnerFailure.RESTART:
-            pipeline_restart(pipeline_id=pipeline.pk, actor=MONITOR_ACTOR)
+        # One transaction: a pipeline that restarts is never seen resting in `failed`
+        # (both transitions are still recorded as events).
+        with transaction.atomic():
+            failed = pipeline_set_state(
+                pipeline_id=pipeline.pk,
+                to_state=State.FAILED,
+                actor=MONITOR_ACTOR,
+                error=f"{error}\n{tail}" if tail else error,
+                only_from=frozenset(SETTLED_WITH_RUNNER),
+            )
+            if failed and pipeline.on_runner_failure == OnRunnerFailure.RESTART:
+                pipeline_restart(pipeline_id=pipeline.pk, actor=MONITOR_ACTOR)
+        if failed:
+            noticed.append(pipeline.name)
     return noticed
