@@ -26,6 +26,7 @@ from backend.pipelines.models import (
 from backend.pipelines.selectors import visible_pipelines
 from backend.programs.models import ProgramVersion
 from backend.programs.selectors import program_latest_version
+from worker.runner.support import unsupported
 
 log = logging.getLogger("weir.pipelines")
 
@@ -73,7 +74,7 @@ def pipeline_create(
     version = program_latest_version(user=user, name=program)
     if Pipeline.objects.filter(name=name).exists():
         raise Conflict(f"A pipeline named '{name}' already exists")
-    _require_compiled(version)
+    _require_runnable(version)
     return Pipeline.objects.create(
         name=name,
         program=version.program,
@@ -82,12 +83,20 @@ def pipeline_create(
     )
 
 
-def _require_compiled(version: ProgramVersion) -> None:
+def _require_runnable(version: ProgramVersion) -> None:
     if version.status != ProgramVersion.Status.OK:
         raise ApplicationError(
             f"Program '{version.program.name}' v{version.version} has errors",
             code="program_has_errors",
             details={"diagnostics": version.diagnostics},
+        )
+    problems = unsupported(version.plan or {})
+    if problems:
+        raise ApplicationError(
+            f"Program '{version.program.name}' v{version.version} compiles, but the Spark "
+            f"runtime cannot run it yet: {'; '.join(problems)}",
+            code="program_not_runnable",
+            details={"unsupported": problems},
         )
 
 
@@ -182,7 +191,7 @@ def _request(pipeline: Pipeline, action: str, actor: str) -> None:
             details={"state": pipeline.state},
         )
     if action == "start":
-        _require_compiled(pipeline.program_version)
+        _require_runnable(pipeline.program_version)
     pipeline.desired_state = desired
     pipeline.save(update_fields=["desired_state", "updated_at"])
     pipeline_set_state(pipeline_id=pipeline.pk, to_state=transitional, actor=actor)
@@ -212,7 +221,7 @@ def pipeline_deploy(*, user: AbstractBaseUser, name: str, actor: str) -> Pipelin
                 details={"state": pipeline.state},
             )
         latest = program_latest_version(user=user, name=pipeline.program.name)
-        _require_compiled(latest)
+        _require_runnable(latest)
         if latest.pk != pipeline.program_version_id:
             previous = pipeline.program_version
             message = f"deployed program version {latest.version} (was {previous.version})"

@@ -34,6 +34,7 @@ RIGHT_WEIGHT = "__weight_r"
 AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL")
 PARSED_AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL", "NULL")
 LINEAR = frozenset({"scan", "filter", "project"})
+AGGREGATE_FUNCTIONS = frozenset({"count_star", "count", "sum", "avg", "min", "max"})
 
 
 def names(width: int, offset: int = 0) -> list[str]:

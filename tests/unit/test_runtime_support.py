@@ -1,0 +1,61 @@
+"""The control plane refuses, in plain words, plans the Spark runner cannot run yet."""
+
+from backend.compiler import compile_program
+from backend.demo import DEMO_SQL
+from worker.runner.support import unsupported
+
+
+def _plan(query: dict, **extra: object) -> dict:
+    return {"version": 2, "inputs": [], "views": [{"name": "v", "query": query}], **extra}
+
+
+def _scan() -> dict:
+    return {"op": "scan", "relation": "t", "columns": []}
+
+
+def test_the_demo_program_is_runnable() -> None:
+    result = compile_program(DEMO_SQL)
+    assert unsupported(result.spec or {}) == []
+
+
+def test_a_program_of_supported_constructs_is_runnable() -> None:
+    sql = """
+        CREATE TABLE t (id INT, ts TIMESTAMP LATENESS INTERVAL '1' HOUR, name VARCHAR);
+        CREATE VIEW v AS SELECT id, COUNT(*) AS n, MAX(UPPER(name)) AS top
+        FROM t WHERE id > 1 GROUP BY id, FLOOR(ts TO HOUR);
+    """
+    result = compile_program(sql)
+    assert not result.has_errors
+    assert unsupported(result.spec or {}) == []
+
+
+def test_an_unknown_operator_is_named_with_its_view() -> None:
+    plan = _plan({"op": "window", "input": _scan(), "columns": []})
+    assert unsupported(plan) == [
+        "view v uses the plan operator 'window', which the runtime does not run yet"
+    ]
+
+
+def test_unknown_functions_and_aggregates_are_named_once_each() -> None:
+    call = {"kind": "call", "function": "row_number", "args": [], "type": "BIGINT"}
+    project = {"op": "project", "input": _scan(), "exprs": [call, call], "columns": []}
+    aggregate = {
+        "op": "aggregate",
+        "input": project,
+        "keys": [],
+        "aggregates": [{"function": "stddev", "args": [], "distinct": False, "type": "DOUBLE"}],
+        "columns": [],
+    }
+    assert unsupported(_plan(aggregate)) == [
+        "view v uses the aggregate function 'stddev', which the runtime does not run yet",
+        "view v uses the function 'row_number', which the runtime does not run yet",
+    ]
+
+
+def test_program_level_constructs_and_input_kinds_are_named() -> None:
+    plan = _plan(_scan(), pumps=[{"name": "p"}])
+    plan["inputs"] = [{"name": "s", "kind": "foreign_stream", "columns": []}]
+    assert unsupported(plan) == [
+        "the program's pumps are not run by the runtime yet",
+        "s is a foreign_stream, which the runtime does not read yet",
+    ]
