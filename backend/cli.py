@@ -126,6 +126,7 @@ def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def _replay(args: argparse.Namespace) -> int:
     from worker.replay import ReplayInputError, compile_with_queries, queries_of, replay
     from worker.runner.session import build_session
+    from worker.runner.support import unsupported
 
     text = _read_program(args.file)
     if text is None:
@@ -136,6 +137,11 @@ def _replay(args: argparse.Namespace) -> int:
         _write(sys.stderr, format_text(result, args.file))
         return EXIT_PROGRAM_ERRORS
     plan = result.to_json()["plan"]
+    problems = unsupported(plan)
+    if problems:
+        for problem in problems:
+            _write(sys.stderr, f"{args.file}: not runnable yet: {problem}\n")
+        return EXIT_PROGRAM_ERRORS
     try:
         lines = sys.stdin.readlines() if args.steps == "-" else _read_lines(args.steps)
     except OSError as exc:
