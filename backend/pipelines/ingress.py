@@ -134,12 +134,19 @@ def normalize_changes(relation: dict[str, Any], changes: Any) -> list[tuple[int,
                 f"Change {index}: no column '{unknown[0]}' in '{relation['name']}'",
                 details={"index": index, "column": unknown[0]},
             )
-        result.append((weight, _normalize_row(relation, columns, index, row)))
+        # A keyed table deletes by key: the other columns may be left out.
+        keyed_delete = weight < 0 and bool(relation.get("primary_key"))
+        required = set(relation["primary_key"]) if keyed_delete else set(columns)
+        result.append((weight, _normalize_row(relation, columns, index, row, required)))
     return result
 
 
 def _normalize_row(
-    relation: dict[str, Any], columns: dict[str, dict[str, Any]], index: int, row: dict[str, Any]
+    relation: dict[str, Any],
+    columns: dict[str, dict[str, Any]],
+    index: int,
+    row: dict[str, Any],
+    required: set[str],
 ) -> dict[str, Any]:
     normalized = {}
     for name, column in columns.items():
@@ -147,7 +154,7 @@ def _normalize_row(
         if value is None and relation["kind"] == "stream" and name == "rowtime":
             value = dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat(sep=" ")
         if value is None:
-            if not column["nullable"]:
+            if not column["nullable"] and name in required:
                 raise ApplicationError(
                     f"Change {index}: column '{name}' is NOT NULL",
                     details={"index": index, "column": name},

@@ -100,3 +100,13 @@ def test_a_csv_header_must_name_columns_and_bad_fields_name_their_row() -> None:
     assert raised.value.details == {"index": 1, "column": "id"}
     with pytest.raises(ApplicationError, match="more fields than columns"):
         csv_changes(ORDERS, "id,amount\n1,2,3\n")
+
+
+def test_a_keyed_table_deletes_by_key_alone_but_still_needs_the_key() -> None:
+    keyed = {**ORDERS, "primary_key": ["id"]}
+    [(weight, row)] = normalize_changes(keyed, [{"delete": {"id": 7}}])
+    assert weight == -1 and row["id"] == 7 and row["amount"] is None
+    with pytest.raises(ApplicationError, match="column 'id' is NOT NULL"):
+        normalize_changes(keyed, [{"delete": {"amount": 1}}])
+    with pytest.raises(ApplicationError, match="column 'amount' is NOT NULL"):
+        normalize_changes(ORDERS, [{"delete": {"id": 7}}])

@@ -29,6 +29,7 @@ from pyspark.sql import functions as F
 
 from worker.runner.incremental import Lowering, consolidate, literal_rows, names, row_json
 from worker.runner.inputs import table_input
+from worker.runner.keys import has_upserts, upserted
 from worker.runner.lower import WEIGHT
 from worker.runner.source import SCHEMA
 from worker.runner.state import MemoryStateStore, Multiset, Snapshot, StateStore
@@ -87,7 +88,10 @@ class StepEngine:
                 held.where(F.col("relation") == name),
                 maxima,
             )
-            ctx.changes[name] = tables.changes
+            if has_upserts(relation):
+                ctx.changes[name] = upserted(ctx, relation, tables.changes)
+            else:
+                ctx.changes[name] = tables.changes.drop("seq")
             records.append(
                 _tagged(
                     tables.dropped,

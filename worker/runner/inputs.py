@@ -34,7 +34,7 @@ BOUND_SCHEMA = T.StructType(
 
 @dataclass
 class TableInput:
-    changes: DataFrame  # c0..cN, WEIGHT: what the views see in this step
+    changes: DataFrame  # c0..cN, WEIGHT, seq: the accepted changes released in this step
     dropped: DataFrame  # seq, reason, row (JSON text)
     held: DataFrame  # seq, relation, weight, row: waits for the watermark
     maxima: dict[str, DataFrame]  # "relation.column" -> one row, one column "value" (string)
@@ -91,7 +91,9 @@ def table_input(
             )
             release = release & F.coalesce(reached, F.lit(False))
     pool = pool.withColumn("__release", release)
-    changes = pool.where("__release").select(*(positional(i) for i in range(len(columns))), WEIGHT)
+    changes = pool.where("__release").select(
+        *(positional(i) for i in range(len(columns))), WEIGHT, "seq"
+    )
     waiting = pool.where(~F.col("__release")).select(
         "seq", F.lit(relation["name"]).alias("relation"), F.col(WEIGHT).alias("weight"), "row"
     )
