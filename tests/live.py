@@ -7,6 +7,7 @@ to it only through HTTP and websockets, as users do.
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -14,7 +15,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +34,31 @@ DEFAULT = object()
 
 @dataclass
 class LiveStack:
-    url: str
+    port: int
     env: dict[str, str]
     api_key: str = ""
-    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    web: subprocess.Popen[bytes] | None = None
+    worker: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start_web(self) -> None:
+        self.web = devstack.web_server(self.env, self.port)
+        devstack.wait_for_http(f"{self.url}/api/v1/health")
+
+    def start_worker(self) -> None:
+        self.worker = devstack.celery_worker(self.env)
+
+    def kill(self, process: subprocess.Popen[bytes] | None) -> None:
+        """kill -9 a server process of this stack (its own session: all of it)."""
+        assert process is not None and process.poll() is None
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+    def stop(self) -> None:
+        devstack.stop_processes([p for p in (self.web, self.worker) if p is not None])
 
     def manage(self, *args: str) -> str:
         """Run a manage.py command against this stack's database; its output."""
@@ -149,31 +171,32 @@ def _admin_connection(database_url: str) -> psycopg.Connection[Any]:
     return psycopg.connect(devstack.with_database(database_url, "postgres"), autocommit=True)
 
 
-def live_stack(state_dir: Path) -> Iterator[LiveStack]:
-    base_url = os.environ["DATABASE_URL"]
+def live_stack(state_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[LiveStack]:
+    """A running stack on a fresh database of DATABASE_URL's server (or `extra_env`'s)."""
+    base_url = (extra_env or {}).get("DATABASE_URL") or os.environ["DATABASE_URL"]
     name = f"weir_it_{uuid.uuid4().hex[:10]}"
     with _admin_connection(base_url) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     env = {
         **os.environ,
+        **(extra_env or {}),
         "DATABASE_URL": devstack.with_database(base_url, name),
         "DJANGO_SETTINGS_MODULE": "backend.config.settings.test",
         "WEIR_STATE_DIR": str(state_dir),
         "WEIR_MAX_REQUEST_BYTES": str(MAX_REQUEST_BYTES),
         "WEIR_INGRESS_MAX_CHANGES": str(MAX_CHANGES),
     }
-    port = free_port()
-    stack = LiveStack(url=f"http://127.0.0.1:{port}", env=env)
+    stack = LiveStack(port=free_port(), env=env)
     stack.manage("migrate", "--no-input", "-v", "0")
-    stack.processes = [devstack.web_server(env, port), devstack.celery_worker(env)]
     try:
         stack.api_key = stack.manage(
             "weir_user", USER, "--team", TEAM, "--password", PASSWORD, "--api-key", "tests"
         )
-        devstack.wait_for_http(f"{stack.url}/api/v1/health")
+        stack.start_worker()
+        stack.start_web()
         yield stack
     finally:
         stack.manage("weir_stop_runners")
-        devstack.stop_processes(stack.processes)
+        stack.stop()
         with _admin_connection(base_url) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import InterfaceError, OperationalError, connection
 from django.http import Http404
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
@@ -43,6 +44,12 @@ def error_body(message: str, code: str, details: Any = None) -> dict[str, Any]:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.message, exc.code, exc.details), status=exc.status)
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database is down or restarting: nothing was applied, try again.
+        connection.close_if_unusable_or_obsolete()
+        return Response(
+            error_body("The database is unavailable; try again shortly", "unavailable"), 503
+        )
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(error_body(f"The request is larger than {limit} bytes", "too_large"), 413)

@@ -9,7 +9,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from backend.core.errors import NotFound
 from backend.pipelines import events, selectors
-from backend.pipelines.events import PipelineMessage
+from backend.pipelines.events import DeltaMessage, PipelineMessage
+from backend.pipelines.models import ViewDelta
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -22,6 +23,12 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     The user (session or API key) must see the pipeline: checked at connect and
     again while messages flow, so a user removed from the team stops receiving.
+
+    Every step's deltas reach the client once and in order, even when live
+    messages are lost (Redis restarted, a message published before this
+    connection joined the group): `sent_through` is the step through which every
+    stored delta was sent; a live delta of a later step first sends the stored
+    deltas of the steps between, and a delta already sent is not sent again.
     """
 
     async def connect(self) -> None:
@@ -48,20 +55,37 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if user is None or not user.is_authenticated:
             raise PermissionError
         pipeline = selectors.pipeline_get(user=user, name=self.pipeline_name)
+        # Steps are stored whole (one transaction each), so every delta of the steps
+        # through `last_step` is stored by now.
+        self.sent_through: int = pipeline.last_step
+        self.sent_live: set[tuple[int, str]] = set()
         messages: list[PipelineMessage] = [
             {"type": "state", "state": pipeline.state, "error": pipeline.error or None}
         ]
         if after_step >= 0:
-            for delta in selectors.pipeline_deltas(pipeline=pipeline, after_step=after_step):
-                messages.append(
-                    {
-                        "type": "delta",
-                        "step": delta.step,
-                        "view": delta.view,
-                        "changes": delta.changes,
-                    }
-                )
+            deltas = selectors.pipeline_deltas(pipeline=pipeline, after_step=after_step)
+            messages.extend(_delta_message(d) for d in deltas if d.step <= self.sent_through)
         return messages
+
+    @database_sync_to_async
+    def _stored_between(self, first: int, last: int) -> list[DeltaMessage]:
+        pipeline = selectors.pipeline_get(user=self.scope["user"], name=self.pipeline_name)
+        deltas = selectors.pipeline_deltas(pipeline=pipeline, after_step=first - 1)
+        return [_delta_message(d) for d in deltas if d.step <= last]
+
+    async def _send_delta(self, message: DeltaMessage) -> None:
+        """Send a delta unless it was sent; first send any stored steps it skips."""
+        step = message["step"]
+        if step > self.sent_through + 1:
+            for missed in await self._stored_between(self.sent_through + 1, step - 1):
+                if (missed["step"], missed["view"]) not in self.sent_live:
+                    await self.send_json(missed)
+            self.sent_through = step - 1
+            self.sent_live = {sent for sent in self.sent_live if sent[0] > self.sent_through}
+        if step <= self.sent_through or (step, message["view"]) in self.sent_live:
+            return
+        self.sent_live.add((step, message["view"]))
+        await self.send_json(message)
 
     @database_sync_to_async
     def _still_allowed(self) -> bool:
@@ -81,4 +105,12 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 await self.close(code=CLOSE_UNAUTHENTICATED)
                 return
             self.checked_at = time.monotonic()
-        await self.send_json(event["message"])
+        message = event["message"]
+        if message["type"] == "delta":
+            await self._send_delta(message)
+        else:
+            await self.send_json(message)
+
+
+def _delta_message(delta: ViewDelta) -> DeltaMessage:
+    return {"type": "delta", "step": delta.step, "view": delta.view, "changes": delta.changes}
