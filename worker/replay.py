@@ -73,27 +73,26 @@ def _normalize() -> Any:
     if not settings.configured and "DJANGO_SETTINGS_MODULE" not in os.environ:
         settings.configure()
     from backend.core.errors import ApplicationError
-    from backend.pipelines.ingress import normalize_changes
+    from backend.pipelines.ingress import normalize_changes, relation_named
 
-    return normalize_changes, ApplicationError
+    return normalize_changes, relation_named, ApplicationError
 
 
 def step_rows(
     plan: dict[str, Any], line: str, line_no: int, first_seq: int
 ) -> list[tuple[int, str, int, str]]:
     """A step line as input-log rows (seq, relation, weight, row)."""
-    normalize_changes, application_error = _normalize()
+    normalize_changes, relation_named, application_error = _normalize()
     try:
         payload = json.loads(line)
     except json.JSONDecodeError as err:
         raise ReplayInputError(f"line {line_no}: not JSON: {err}") from err
     if not isinstance(payload, dict):
         raise ReplayInputError(f"line {line_no}: expected an object {{table: [changes]}}")
-    relations = {r["name"]: r for r in plan["inputs"]}
     rows = []
     seq = first_seq
     for name, changes in payload.items():
-        relation = relations.get(name.lower())
+        relation = relation_named(plan["inputs"], name)
         if relation is None:
             raise ReplayInputError(f"line {line_no}: no table or stream '{name}'")
         for index, change in enumerate(changes if isinstance(changes, list) else [changes]):

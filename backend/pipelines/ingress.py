@@ -9,6 +9,7 @@ import datetime as dt
 import decimal
 import io
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from backend.core.errors import ApplicationError
@@ -111,6 +112,17 @@ def _split_change(index: int, change: Any) -> tuple[int, dict[str, Any]]:
             )
         return (1 if kind == "insert" else -1), row
     return 1, change
+
+
+def relation_named(relations: Iterable[dict[str, Any]], name: str) -> dict[str, Any] | None:
+    """The relation `name` names: its exact (quoted) name, else as an unquoted SQL
+    identifier would read it (folded to lower case): `Orders` finds `orders`."""
+    candidates = list(relations)
+    for folded in (name, name.lower()):
+        for relation in candidates:
+            if relation["name"] == folded:
+                return relation
+    return None
 
 
 def normalize_changes(relation: dict[str, Any], changes: Any) -> list[tuple[int, dict[str, Any]]]:

@@ -11,7 +11,7 @@ from django.db import transaction
 
 from backend.core.errors import ApplicationError, Conflict, NotFound
 from backend.pipelines import events
-from backend.pipelines.ingress import csv_changes, normalize_changes
+from backend.pipelines.ingress import csv_changes, normalize_changes, relation_named
 from backend.pipelines.models import (
     DesiredState,
     DroppedRow,
@@ -292,16 +292,15 @@ def pipeline_ingest(
 
 
 def _input_relation(pipeline: Pipeline, relation: str) -> dict[str, Any]:
-    for candidate in pipeline.program_version.catalog.get("relations", []):
-        if candidate["name"] == relation:
-            if candidate["kind"] not in ("table", "stream"):
-                raise ApplicationError(
-                    f"'{relation}' is a {candidate['kind']}; data can only be pushed into "
-                    "tables and streams",
-                    code="not_an_input",
-                )
-            return candidate  # type: ignore[no-any-return]
-    raise NotFound(f"Pipeline '{pipeline.name}' has no table or stream '{relation}'")
+    found = relation_named(pipeline.program_version.catalog.get("relations", []), relation)
+    if found is None:
+        raise NotFound(f"Pipeline '{pipeline.name}' has no table or stream '{relation}'")
+    if found["kind"] not in ("table", "stream"):
+        raise ApplicationError(
+            f"'{relation}' is a {found['kind']}; data can only be pushed into tables and streams",
+            code="not_an_input",
+        )
+    return found
 
 
 def _is_power_of_ten(n: int) -> bool:

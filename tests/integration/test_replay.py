@@ -75,3 +75,26 @@ def test_the_cli_prints_diagnostics_and_exits_1_on_errors(tmp_path: Path, capsys
     steps.write_text("{}\n")
     assert main(["replay", str(program), "--steps", str(steps)]) == 1
     assert "error[SQL2" in capsys.readouterr().err
+
+
+def test_identifiers_with_quotes_and_semicolons_reach_spark_as_data(spark: SparkSession) -> None:
+    program = """
+        CREATE TABLE "t; DROP TABLE x; --" ("a""b" INT, "sp ace" VARCHAR, "`c`" INT);
+        CREATE VIEW "v'); --" AS SELECT "a""b" + 1 AS "x; y", "sp ace"
+        FROM "t; DROP TABLE x; --" WHERE "`c`" > 0;
+    """
+    result = compile_with_queries(program, [])
+    assert not result.has_errors
+    step = {"t; DROP TABLE x; --": [{'a"b': 1, "sp ace": "x'); --", "`c`": 2}, {"`c`": 0}]}
+    records = list(replay(spark, result.to_json()["plan"], [json.dumps(step)]))
+    assert records == [
+        {"step": 1, "view": "v'); --", "changes": [{"insert": {"x; y": 2, "sp ace": "x'); --"}}]}
+    ]
+
+
+def test_step_lines_name_tables_as_sql_does(spark: SparkSession) -> None:
+    """An unquoted table name is folded to lower case; a line may use either spelling."""
+    result = compile_with_queries(PROGRAM, [])
+    line = json.dumps({"T": [{"ts": "2020-01-01 00:00:00", "location": "x"}]})
+    records = list(replay(spark, result.to_json()["plan"], [line]))
+    assert records[0]["changes"] == [{"insert": {"ts": "2020-01-01 00:00:00", "location": "x"}}]
