@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from backend.accounts.quotas import require_pipeline_room
 from backend.core.errors import ApplicationError, Conflict, NotFound
 from backend.pipelines import events
 from backend.pipelines.ingress import csv_changes, normalize_changes, relation_named
@@ -74,6 +75,7 @@ def pipeline_create(
     version = program_latest_version(user=user, name=program)
     if Pipeline.objects.filter(name=name).exists():
         raise Conflict(f"A pipeline named '{name}' already exists")
+    require_pipeline_room(version.program.team)
     _require_runnable(version)
     return Pipeline.objects.create(
         name=name,

@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from backend.accounts.models import Team
+from backend.accounts.quotas import require_program_room
 from backend.accounts.selectors import user_teams
 from backend.compiler import compile_program
 from backend.core.errors import ApplicationError, Conflict, NotFound
@@ -61,6 +62,7 @@ def program_create(
     owner = _owning_team(user, team)
     if Program.objects.filter(name=name).exists():
         raise Conflict(f"A program named '{name}' already exists")
+    require_program_room(owner)
     program = Program.objects.create(name=name, team=owner)
     return _compiled_version(program=program, version=1, sql=sql)
 

@@ -116,6 +116,9 @@ REST_FRAMEWORK = {
 # Ingress requests: bytes per request body, changes per request.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("WEIR_MAX_REQUEST_BYTES", 16 * 1024 * 1024))
 INGRESS_MAX_CHANGES = int(os.environ.get("WEIR_INGRESS_MAX_CHANGES", 100_000))
+# Each pipeline is a Spark driver when it runs: a team's count is what one machine can hold.
+TEAM_MAX_PROGRAMS = int(os.environ.get("WEIR_TEAM_MAX_PROGRAMS", 1_000))
+TEAM_MAX_PIPELINES = int(os.environ.get("WEIR_TEAM_MAX_PIPELINES", 100))
 CSRF_FAILURE_VIEW = "backend.core.apis.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
