@@ -140,17 +140,29 @@ def normalize_changes(relation: dict[str, Any], changes: Any) -> list[tuple[int,
                 f"Change {index}: '{relation['name']}' is append-only; it accepts no deletes",
                 details={"index": index},
             )
-        unknown = sorted(set(row) - set(columns))
-        if unknown:
-            raise ApplicationError(
-                f"Change {index}: no column '{unknown[0]}' in '{relation['name']}'",
-                details={"index": index, "column": unknown[0]},
-            )
+        row = _with_column_names(relation, columns, index, row)
         # A keyed table deletes by key: the other columns may be left out.
         keyed_delete = weight < 0 and bool(relation.get("primary_key"))
         required = set(relation["primary_key"]) if keyed_delete else set(columns)
         result.append((weight, _normalize_row(relation, columns, index, row, required)))
     return result
+
+
+def _with_column_names(
+    relation: dict[str, Any], columns: dict[str, Any], index: int, row: dict[str, Any]
+) -> dict[str, Any]:
+    """The row keyed by column names, matched as SQL matches names: exactly, else folded
+    to lower case as an unquoted identifier is (`productId` is column `productid`)."""
+    named = {}
+    for key, value in row.items():
+        name = key if key in columns else key.lower()
+        if name not in columns:
+            raise ApplicationError(
+                f"Change {index}: no column '{key}' in '{relation['name']}'",
+                details={"index": index, "column": key},
+            )
+        named[name] = value
+    return named
 
 
 def _normalize_row(

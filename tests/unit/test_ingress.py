@@ -110,3 +110,10 @@ def test_a_keyed_table_deletes_by_key_alone_but_still_needs_the_key() -> None:
         normalize_changes(keyed, [{"delete": {"amount": 1}}])
     with pytest.raises(ApplicationError, match="column 'amount' is NOT NULL"):
         normalize_changes(ORDERS, [{"delete": {"id": 7}}])
+
+
+def test_column_names_match_as_sql_names_do() -> None:
+    [(_, row)] = normalize_changes(ORDERS, [{"ID": 7, "Amount": 3, "note": "x"}])
+    assert (row["id"], row["amount"], row["note"]) == (7, "3.00", "x")
+    with pytest.raises(ApplicationError, match="no column 'Nope'"):
+        normalize_changes(ORDERS, [{"id": 7, "amount": 3, "Nope": 1}])

@@ -44,6 +44,7 @@ def analyse(
             facts = replace(facts, waterlines=lines)
         known[view.name] = facts
         found.extend(_check_view(view, facts, known))
+        view, relation = _streamed_when_final(view, relation, facts)
         mode = "append" if facts.insert_only or view.emit_final is not None else "update"
         if relation is not None:
             relation = replace(
@@ -84,6 +85,27 @@ def _check_view(view: plan.ViewPlan, facts: Facts, known: dict[str, Facts]) -> l
             )
         )
     return found
+
+
+def _streamed_when_final(
+    view: plan.ViewPlan, relation: Relation | None, facts: Facts
+) -> tuple[plan.ViewPlan, Relation | None]:
+    """A `SELECT STREAM` view is a stream: rows that may still change are held back.
+
+    Calcite emits a streaming aggregate's row once its window is complete ("at 11
+    o'clock, Calcite emits a sub-total for every productId that had an order since
+    10 o'clock"). When such a view's changes are not insert-only, Weir emits each
+    row once its first column with a waterline is below the waterline, as if that
+    column were named by `emit_final`.
+    """
+    if not view.stream or facts.insert_only or view.emit_final is not None:
+        return view, relation
+    final = next((i for i, line in enumerate(facts.waterlines) if line), None)
+    if final is None:
+        return view, relation
+    if relation is not None:
+        relation = replace(relation, emit_final=final)
+    return replace(view, emit_final=final), relation
 
 
 def _with_waterlines(relation: Relation, facts: Facts) -> Relation:
