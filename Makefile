@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 UV := $(VENV)/bin/uv
 STAMP := .state/install.stamp
 
-.PHONY: install run test lint typecheck test-python test-frontend frontend openapi lock clean-state
+.PHONY: install run test lint typecheck test-python test-frontend frontend openapi lock clean-state bench
 
 ## install: everything Weir needs, into the repo (idempotent)
 install: $(STAMP)
@@ -42,3 +42,7 @@ openapi: install
 ## lock: re-pin the Python dependencies
 lock:
 	$(UV) pip compile pyproject.toml --extra dev --python-version 3.11 -o requirements.lock
+
+## bench: run every benchmark and write the figures into docs/benchmarks.md
+bench: install
+	PYTHONPATH=. $(PY) -m bench

@@ -173,18 +173,10 @@ class Lowering:
 
 def _union(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     columns = rel["columns"]
-    parts = []
-    for index, child in enumerate(rel["inputs"]):
-        changes = ctx.rel(child, f"{key}.u{index}")
-        parts.append(
-            changes.select(
-                *(
-                    F.col(positional(i)).cast(spark_type(c["type"])).alias(positional(i))
-                    for i, c in enumerate(columns)
-                ),
-                WEIGHT,
-            )
-        )
+    parts = [
+        _cast(ctx.rel(child, f"{key}.u{index}"), columns)
+        for index, child in enumerate(rel["inputs"])
+    ]
     result = parts[0]
     for more in parts[1:]:
         result = result.unionByName(more)
@@ -396,6 +388,67 @@ def _unmatched(side: JoinSide, other: JoinSide, columns: list[str], condition: C
     return after.unionByName(negated(before, weight))
 
 
+def _set_difference(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    """INTERSECT / EXCEPT [ALL]: each affected row's output count, after minus before.
+
+    A row's count is f(left, right) of its counts on the two sides (plan/nodes.py);
+    only rows this step changes on either side are looked up in the stored sides.
+    """
+    types = types_of(rel["columns"])
+    columns = names(len(types))
+    changes, stored = {}, {}
+    for side in ("left", "right"):
+        changes[side] = _cast(ctx.rel(rel[side], f"{key}.{side}"), rel["columns"])
+        stored[side] = ctx.stored(f"{key}.{side}", types)
+        ctx.save(f"{key}.{side}", changes[side], types)
+    affected = changes["left"].select(*columns).unionByName(changes["right"].select(*columns))
+    affected = affected.distinct()
+    # Per row and side, its count before the step and after it, as four summed columns.
+    zero, weight = F.lit(0).cast("long"), F.col(WEIGHT).cast("long")
+    parts = []
+    for side in ("left", "right"):
+        stored_rows = semi(stored[side], affected, columns)
+        for part, before in ((stored_rows, weight), (changes[side], zero)):
+            counts = {f"{s}_{t}": zero for s in ("left", "right") for t in ("before", "after")}
+            counts[f"{side}_before"], counts[f"{side}_after"] = before, weight
+            parts.append(part.select(*columns, *(v.alias(k) for k, v in counts.items())))
+    rows = parts[0]
+    for more in parts[1:]:
+        rows = rows.unionByName(more)
+    sums = rows.groupBy(*columns).agg(
+        *(F.sum(name).alias(name) for name in ("left_before", "left_after", "right_before",
+                                               "right_after"))
+    )  # fmt: skip
+    count = _SET_COUNTS[(rel["op"], bool(rel["all"]))]
+    change = count(F.col("left_after"), F.col("right_after")) - count(
+        F.col("left_before"), F.col("right_before")
+    )
+    return sums.select(*columns, change.alias(WEIGHT)).where(F.col(WEIGHT) != 0)
+
+
+def _present(n: Column) -> Column:
+    return F.when(n > 0, 1).otherwise(0)
+
+
+_SET_COUNTS: dict[tuple[str, bool], Callable[[Column, Column], Column]] = {
+    ("intersect", True): lambda left, right: F.least(left, right),
+    ("intersect", False): lambda left, right: _present(left) * _present(right),
+    ("except", True): lambda left, right: F.greatest(left - right, F.lit(0)),
+    ("except", False): lambda left, right: _present(left) * (1 - _present(right)),
+}
+
+
+def _cast(changes: DataFrame, columns: Sequence[Mapping[str, Any]]) -> DataFrame:
+    """`changes` with its columns cast to `columns`' types (the sides of a set operation)."""
+    return changes.select(
+        *(
+            F.col(positional(i)).cast(spark_type(c["type"])).alias(positional(i))
+            for i, c in enumerate(columns)
+        ),
+        WEIGHT,
+    )
+
+
 Rule = Callable[[Lowering, Mapping[str, Any], str], DataFrame]
 RULES: dict[str, Rule] = {
     "union": _union,
@@ -404,4 +457,6 @@ RULES: dict[str, Rule] = {
     "distinct": _distinct,
     "aggregate": _aggregate,
     "join": _join,
+    "intersect": _set_difference,
+    "except": _set_difference,
 }

@@ -34,6 +34,8 @@ def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
         case plan.Distinct():
             # A row, once present, stays: DISTINCT of insertions only inserts.
             return facts_of(rel.input, known)
+        case plan.SetDifference():
+            return _set_difference(rel, facts_of(rel.left, known), facts_of(rel.right, known))
         case plan.Values():
             return Facts(False, True, (False,) * len(rel.columns))
         case plan.Hop():
@@ -51,3 +53,15 @@ def _join(rel: plan.Join, left: Facts, right: Facts) -> Facts:
         right_lines = (False,) * len(right_lines)
     insert_only = rel.kind == "inner" and left.insert_only and right.insert_only
     return Facts(left.stream or right.stream, insert_only, left_lines + right_lines)
+
+
+def _set_difference(rel: plan.SetDifference, left: Facts, right: Facts) -> Facts:
+    """Output rows are left rows (equal to right rows, for INTERSECT): they keep the left
+    side's waterlines, and INTERSECT the right side's too. INTERSECT of insertions
+    only inserts (a row's min(l, r) never falls); EXCEPT deletes when the right grows."""
+    if rel.op == "intersect":
+        lines = tuple(a or b for a, b in zip(left.waterlines, right.waterlines, strict=True))
+        insert_only = left.insert_only and right.insert_only
+    else:
+        lines, insert_only = left.waterlines, False
+    return Facts(left.stream or right.stream, insert_only, lines)

@@ -86,6 +86,18 @@ def check_state(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
                         "such as FLOOR(ts TO HOUR)",
                     )
                 )
+        if isinstance(node, plan.SetDifference) and (
+            _unbounded(node.left, known) or _unbounded(node.right, known)
+        ):
+            found.append(
+                warning(
+                    Code.UNBOUNDED_STATE,
+                    f"The state of this {node.op.upper()} grows without bound: it keeps "
+                    "every row of both inputs, and an input only grows",
+                    node.span,
+                    hint="apply it to inputs that also delete, such as one time window",
+                )
+            )
         if isinstance(node, plan.Join) and (
             _unbounded(node.left, known) or _unbounded(node.right, known)
         ):

@@ -143,6 +143,14 @@ class DistinctJson(TypedDict):
     columns: list[ColumnJson]
 
 
+class SetDifferenceJson(TypedDict):
+    op: Literal["intersect", "except"]
+    all: bool
+    left: RelJson
+    right: RelJson
+    columns: list[ColumnJson]
+
+
 class ValuesJson(TypedDict):
     op: Literal["values"]
     rows: list[list[ExprJson]]
@@ -168,6 +176,7 @@ RelJson = (
     | DistinctJson
     | ValuesJson
     | HopJson
+    | SetDifferenceJson
 )
 
 
@@ -290,6 +299,14 @@ def rel_json(rel: plan.Rel) -> RelJson:
             return {"op": "union", "inputs": [rel_json(i) for i in rel.inputs], "columns": columns}
         case plan.Distinct():
             return {"op": "distinct", "input": rel_json(rel.input), "columns": columns}
+        case plan.SetDifference():
+            return {
+                "op": "intersect" if rel.op == "intersect" else "except",
+                "all": rel.all,
+                "left": rel_json(rel.left),
+                "right": rel_json(rel.right),
+                "columns": columns,
+            }
         case plan.Values():
             rows = [[expr_json(e) for e in row] for row in rel.rows]
             return {"op": "values", "rows": rows, "columns": columns}

@@ -164,6 +164,20 @@ class Distinct:
 
 
 @dataclass(frozen=True, slots=True)
+class SetDifference:
+    """INTERSECT or EXCEPT, as multisets: a row's count in the output is
+    min(l, r) (INTERSECT ALL), max(l - r, 0) (EXCEPT ALL), or 1 or 0 from the
+    same rule on presence (without ALL), where l and r are its counts on each side."""
+
+    op: str  # "intersect" or "except"
+    all: bool
+    left: Rel
+    right: Rel
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Values:
     rows: tuple[tuple[Expr, ...], ...]
     columns: tuple[Field, ...]
@@ -182,7 +196,7 @@ class Hop:
     span: Span
 
 
-Rel = Scan | Filter | Project | Join | Aggregate | Union | Distinct | Values | Hop
+Rel = Scan | Filter | Project | Join | Aggregate | Union | Distinct | Values | Hop | SetDifference
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +245,7 @@ def children(rel: Rel) -> tuple[Rel, ...]:
     match rel:
         case Scan() | Values():
             return ()
-        case Join():
+        case Join() | SetDifference():
             return (rel.left, rel.right)
         case Union():
             return rel.inputs

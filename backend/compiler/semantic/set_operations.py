@@ -2,7 +2,8 @@
 
 The sides of a UNION are cast to their common column types; a chain of them is
 bound left to right without recursion and kept flat (one `union` node, DISTINCT
-absorbed). INTERSECT and EXCEPT are not compiled yet (SQL401).
+absorbed). INTERSECT and EXCEPT [ALL] unify their sides' types the same way and
+become one `SetDifference` node each.
 """
 
 from __future__ import annotations
@@ -34,24 +35,46 @@ def bind_set_operation(
         node = node.left
     result = bind_body(node, env)
     for operation in reversed(chain):
-        if operation.op != "union":
-            env.not_supported(f"{operation.op.upper()}{' ALL' * operation.all}", operation.op_span)
         right = bind_body(operation.right, env)
-        if result is None or right is None or operation.op != "union":
+        if result is None or right is None:
             result = None
             continue
-        result = _union(operation, result, right, env)
+        if operation.op == "union":
+            result = _union(operation, result, right, env)
+        else:
+            result = _set_difference(operation, result, right, env)
     return result
 
 
-def _union(body: ast.SetOperation, left: Bound, right: Bound, env: Environment) -> Bound | None:
+def _set_difference(
+    body: ast.SetOperation, left: Bound, right: Bound, env: Environment
+) -> Bound | None:
+    columns = _common_columns(body, left, right, env)
+    if columns is None:
+        return None
+    rel = plan.SetDifference(
+        body.op,
+        body.all,
+        _cast_to(left[0], columns),
+        _cast_to(right[0], columns),
+        columns,
+        body.span,
+    )
+    return rel, left[1]
+
+
+def _common_columns(
+    body: ast.SetOperation, left: Bound, right: Bound, env: Environment
+) -> tuple[plan.Field, ...] | None:
+    """The columns both sides are cast to, or None after reporting why there are none."""
     left_rel, left_spans = left
     right_rel, right_spans = right
+    name = body.op.upper()
     if len(left_rel.columns) != len(right_rel.columns):
         env.report(
             error(
                 Code.SET_OPERATION_SHAPE,
-                f"UNION sides have different numbers of columns: "
+                f"{name} sides have different numbers of columns: "
                 f"{len(left_rel.columns)} and {len(right_rel.columns)}",
                 body.op_span,
                 notes=(
@@ -68,7 +91,7 @@ def _union(body: ast.SetOperation, left: Bound, right: Bound, env: Environment) 
             env.report(
                 error(
                     Code.SET_OPERATION_SHAPE,
-                    f"UNION column {position + 1} ('{a.name}') is {a.type} on the left "
+                    f"{name} column {position + 1} ('{a.name}') is {a.type} on the left "
                     f"but {b.type} on the right",
                     right_spans[position],
                     notes=(Note(f"the left side's column is {a.type}", left_spans[position]),),
@@ -76,7 +99,15 @@ def _union(body: ast.SetOperation, left: Bound, right: Bound, env: Environment) 
             )
             return None
         fields.append(plan.Field(a.name, common, a.nullable or b.nullable))
-    columns = tuple(fields)
+    return tuple(fields)
+
+
+def _union(body: ast.SetOperation, left: Bound, right: Bound, env: Environment) -> Bound | None:
+    columns = _common_columns(body, left, right, env)
+    if columns is None:
+        return None
+    left_rel, left_spans = left
+    right_rel = right[0]
     inputs: list[plan.Rel] = []
     for position, side in enumerate((left_rel, right_rel)):
         side = _cast_to(side, columns)

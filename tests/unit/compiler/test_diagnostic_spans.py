@@ -162,9 +162,13 @@ CASES = [
         "b TIMESTAMP «WATERMARK INTERVAL '1' HOUR»)",
         ["SQL309"],
     ),
+    (
+        "except_shape",
+        T + "CREATE VIEW w AS SELECT a FROM t «EXCEPT ALL» SELECT a, a FROM t",
+        ["SQL215"],
+    ),
     # SQL4xx: not supported yet
     ("order_by", T + "CREATE VIEW w AS SELECT a FROM t «ORDER BY a»", ["SQL401"]),
-    ("intersect", T + "CREATE VIEW w AS SELECT a FROM t «INTERSECT» SELECT a FROM t", ["SQL401"]),
     (
         "window_function",
         T + "CREATE VIEW w AS SELECT «SUM(a) OVER (ORDER BY ts)» AS s FROM t",
