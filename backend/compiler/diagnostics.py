@@ -37,6 +37,7 @@ class Code(StrEnum):
     AGGREGATE_MISUSE = "SQL213"  # an aggregate in WHERE, ON, GROUP BY, or inside another
     NOT_GROUPED = "SQL214"  # a column neither in GROUP BY nor inside an aggregate
     SET_OPERATION_SHAPE = "SQL215"  # UNION sides with different column counts or types
+    INVALID_LIMIT = "SQL216"  # LIMIT / OFFSET / FETCH that is not a non-negative integer
     NO_WATERLINE = "SQL301"  # emit_final on a column with no inferable waterline
     STREAM_TO_TABLE = "SQL302"  # a relational query reading a stream
     TABLE_TO_STREAM = "SQL303"  # SELECT STREAM over tables only

@@ -95,6 +95,21 @@ SELECT STREAM rowtime, productId
 FROM HourlyOrderTotals
 WHERE c > 2 OR su > 10;
 
+CREATE VIEW sorted_orders AS
+SELECT STREAM FLOOR(rowtime TO hour) AS rowtime, productId, orderId, units
+FROM Orders
+ORDER BY FLOOR(rowtime TO hour) ASC, units DESC;
+
+CREATE VIEW merged_in_order AS
+SELECT STREAM *
+FROM Orders
+WHERE productId = 10
+UNION ALL
+SELECT STREAM *
+FROM Orders
+WHERE productId = 30
+ORDER BY rowtime;
+
 CREATE VIEW product_10_hours AS
 SELECT STREAM rowtime
 FROM HourlyOrderTotals
@@ -186,3 +201,15 @@ def test_every_hour_in_which_product_10_was_sold(emitted: Any) -> None:
         (5, {"rowtime": ts("10:00:00")}),
         (9, {"rowtime": ts("11:00:00")}),
     ]
+
+
+def test_sorting_a_stream_emits_each_complete_hour_in_key_order(emitted: Any) -> None:
+    """ORDER BY FLOOR(rowtime TO hour), units DESC: an hour's rows, sorted, once it ends."""
+    rows = [(step, row["orderid"]) for step, row in emitted["sorted_orders"]]
+    assert rows == [(5, 8), (5, 5), (5, 7), (5, 6), (9, 11), (9, 9), (9, 12), (9, 10)]
+
+
+def test_an_explicit_order_by_merges_a_union_by_rowtime(emitted: Any) -> None:
+    rows = emitted["merged_in_order"]
+    assert [row["orderid"] for _, row in rows] == [5, 6, 8, 9, 10, 12]
+    assert [step for step, _ in rows] == sorted(step for step, _ in rows)

@@ -33,7 +33,7 @@ from worker.runner.keys import has_upserts, upserted
 from worker.runner.lower import WEIGHT
 from worker.runner.source import SCHEMA
 from worker.runner.state import MemoryStateStore, Multiset, Snapshot, StateStore
-from worker.runner.step import AS_STRING, Change, _as_json, _consolidated, _sorted
+from worker.runner.step import AS_STRING, Change, _as_json, _consolidated, in_view_order
 from worker.runner.waterline import input_waterline, rel_waterline
 
 log = logging.getLogger("weir.runner")
@@ -183,7 +183,7 @@ class StepEngine:
                 for _ in range(abs(weight))
             ]
             if changes:
-                deltas[view["name"]] = _sorted(changes)
+                deltas[view["name"]] = in_view_order(view, changes)
         return StepResult(deltas, [drop for _, drop in sorted(dropped, key=lambda d: d[0])])
 
     def _emit_final(

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -426,6 +426,45 @@ def _set_difference(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFram
     return sums.select(*columns, change.alias(WEIGHT)).where(F.col(WEIGHT) != 0)
 
 
+def _sort(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    """ORDER BY: unchanged rows without LIMIT/OFFSET; with them, the step's change of the
+    rows at the kept positions, from the whole input before and after the step."""
+    child = ctx.rel(rel["input"], key + ".i")
+    if rel["limit"] is None and not rel["offset"]:
+        return child
+    types = types_of(rel["columns"])
+    columns = names(len(types))
+    old = ctx.stored(key, types)
+    ctx.save(key, child, types)
+    after = present(old.unionByName(child), columns)
+    before = present(old, columns)
+    return _kept(after, rel, columns).unionByName(negated(_kept(before, rel, columns)))
+
+
+def _kept(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> DataFrame:
+    """The rows of a multiset at positions offset+1 .. offset+limit in key order."""
+    order = []
+    for sort_key in rel["keys"]:
+        value = lower_expr(sort_key["expr"])
+        if sort_key["descending"]:
+            order.append(
+                value.desc_nulls_first() if sort_key["nulls_first"] else value.desc_nulls_last()
+            )
+        else:
+            order.append(
+                value.asc_nulls_first() if sort_key["nulls_first"] else value.asc_nulls_last()
+            )
+    order.extend(F.col(c).asc_nulls_first() for c in columns)  # ties: a deterministic answer
+    copies = rows.withColumn("__copy", F.explode(F.sequence(F.lit(1), F.col(WEIGHT))))
+    position = F.row_number().over(Window.orderBy(*order))
+    ranked = copies.withColumn("__position", position)
+    first = int(rel["offset"]) + 1
+    kept = ranked.where(F.col("__position") >= first)
+    if rel["limit"] is not None:
+        kept = kept.where(F.col("__position") < first + int(rel["limit"]))
+    return kept.groupBy(*columns).agg(F.count(F.lit(1)).alias(WEIGHT))
+
+
 def _present(n: Column) -> Column:
     return F.when(n > 0, 1).otherwise(0)
 
@@ -458,5 +497,6 @@ RULES: dict[str, Rule] = {
     "aggregate": _aggregate,
     "join": _join,
     "intersect": _set_difference,
+    "sort": _sort,
     "except": _set_difference,
 }

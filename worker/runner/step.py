@@ -54,3 +54,40 @@ def compute_step(plan: Mapping[str, Any], batch: DataFrame) -> dict[str, list[Ch
 def _sorted(changes: list[Change]) -> list[Change]:
     """Deletes before inserts, then by row: deterministic output for equal input."""
     return sorted(changes, key=lambda c: ("insert" in c, json.dumps(c, sort_keys=True)))
+
+
+def in_view_order(view: Mapping[str, Any], changes: list[Change]) -> list[Change]:
+    """A step's changes of `view`, deletes first; rows in the view's ORDER BY order.
+
+    Only keys that are a column, or a function of one (`FLOOR(rowtime TO HOUR)`),
+    order the rows here, by that column: the functions ORDER BY uses on a stream
+    are monotone. Python's sort is stable, so sorting by the last key first
+    leaves the rows ordered by all of them.
+    """
+    ordered = _sorted(changes)
+    query = view["query"]
+    if query["op"] != "sort":
+        return ordered
+    names = [c["name"] for c in view["columns"]]
+    for key in reversed(query["keys"]):
+        index = _key_column(key["expr"])
+        if index is None:
+            continue
+        name = names[index]
+        nulls = [c for c in ordered if _row(c)[name] is None]
+        values = [c for c in ordered if _row(c)[name] is not None]
+        values.sort(key=lambda c: _row(c)[name], reverse=key["descending"])
+        ordered = nulls + values if key["nulls_first"] else values + nulls
+    return sorted(ordered, key=lambda c: "insert" in c)  # stable: deletes first, in order
+
+
+def _key_column(expr: Mapping[str, Any]) -> int | None:
+    if expr["kind"] == "column":
+        return int(expr["index"])
+    if expr["kind"] == "call" and expr["args"]:
+        return _key_column(expr["args"][0])
+    return None
+
+
+def _row(change: Change) -> dict[str, Any]:
+    return next(iter(change.values()))

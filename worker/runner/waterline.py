@@ -73,8 +73,17 @@ def rel_waterline(
             *(F.col(positional(i)).alias(positional(nl + i)) for i in range(len(right.columns)))
         )
         return left.crossJoin(right)
+    if op in ("intersect", "except"):
+        left = rel_waterline(spark, rel["left"], relations)
+        if op == "except":
+            return left  # its rows are left rows
+        # A future INTERSECT row is a future row of both sides: above both waterlines.
+        right = rel_waterline(spark, rel["right"], relations)
+        right = right.select(*(F.col(c).alias("r_" + c) for c in right.columns))
+        both = left.crossJoin(right)
+        return both.select(*(F.greatest(c, "r_" + c).alias(c) for c in names(len(rel["columns"]))))
     child = rel_waterline(spark, rel["input"], relations)
-    if op in ("filter", "distinct"):
+    if op in ("filter", "distinct", "sort"):
         return child
     if op == "project":
         return child.select(

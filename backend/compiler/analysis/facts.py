@@ -34,6 +34,12 @@ def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
         case plan.Distinct():
             # A row, once present, stays: DISTINCT of insertions only inserts.
             return facts_of(rel.input, known)
+        case plan.Sort():
+            inner = facts_of(rel.input, known)
+            if rel.limit is None and rel.offset == 0:
+                return inner  # the order of rows is not a change
+            # The first rows change as rows arrive: a top-k deletes; its rows are input rows.
+            return Facts(inner.stream, False, inner.waterlines)
         case plan.SetDifference():
             return _set_difference(rel, facts_of(rel.left, known), facts_of(rel.right, known))
         case plan.Values():

@@ -96,16 +96,32 @@ def _streamed_when_final(
     o'clock, Calcite emits a sub-total for every productId that had an order since
     10 o'clock"). When such a view's changes are not insert-only, Weir emits each
     row once its first column with a waterline is below the waterline, as if that
-    column were named by `emit_final`.
+    column were named by `emit_final`. A streaming ORDER BY (Calcite's "Sorting")
+    holds rows the same way, on the column of its leading key, so that each step
+    emits complete, sorted runs of rows.
     """
-    if not view.stream or facts.insert_only or view.emit_final is not None:
+    if not view.stream or view.emit_final is not None:
         return view, relation
-    final = next((i for i, line in enumerate(facts.waterlines) if line), None)
+    final = _sort_column(view.query)
+    if final is not None and not facts.waterlines[final]:
+        final = None
+    if final is None and not facts.insert_only:
+        final = next((i for i, line in enumerate(facts.waterlines) if line), None)
     if final is None:
         return view, relation
     if relation is not None:
         relation = replace(relation, emit_final=final)
     return replace(view, emit_final=final), relation
+
+
+def _sort_column(query: plan.Rel) -> int | None:
+    """The output column a top-level ORDER BY's leading key is, or is a function of."""
+    if not isinstance(query, plan.Sort) or not query.keys:
+        return None
+    key = query.keys[0].expr
+    while isinstance(key, plan.Call) and key.args:
+        key = key.args[0]
+    return key.index if isinstance(key, plan.ColumnRef) else None
 
 
 def _with_waterlines(relation: Relation, facts: Facts) -> Relation:

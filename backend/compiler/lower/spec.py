@@ -143,6 +143,21 @@ class DistinctJson(TypedDict):
     columns: list[ColumnJson]
 
 
+class SortKeyJson(TypedDict):
+    expr: ExprJson
+    descending: bool
+    nulls_first: bool
+
+
+class SortJson(TypedDict):
+    op: Literal["sort"]
+    input: RelJson
+    keys: list[SortKeyJson]
+    limit: int | None
+    offset: int
+    columns: list[ColumnJson]
+
+
 class SetDifferenceJson(TypedDict):
     op: Literal["intersect", "except"]
     all: bool
@@ -177,6 +192,7 @@ RelJson = (
     | ValuesJson
     | HopJson
     | SetDifferenceJson
+    | SortJson
 )
 
 
@@ -299,6 +315,22 @@ def rel_json(rel: plan.Rel) -> RelJson:
             return {"op": "union", "inputs": [rel_json(i) for i in rel.inputs], "columns": columns}
         case plan.Distinct():
             return {"op": "distinct", "input": rel_json(rel.input), "columns": columns}
+        case plan.Sort():
+            return {
+                "op": "sort",
+                "input": rel_json(rel.input),
+                "keys": [
+                    {
+                        "expr": expr_json(key.expr),
+                        "descending": key.descending,
+                        "nulls_first": key.nulls_first,
+                    }
+                    for key in rel.keys
+                ],
+                "limit": rel.limit,
+                "offset": rel.offset,
+                "columns": columns,
+            }
         case plan.SetDifference():
             return {
                 "op": "intersect" if rel.op == "intersect" else "except",

@@ -178,6 +178,28 @@ class SetDifference:
 
 
 @dataclass(frozen=True, slots=True)
+class SortKey:
+    expr: Expr  # over the input's columns
+    descending: bool
+    nulls_first: bool  # written, or SQL's default: NULLs sort as if larger than any value
+
+
+@dataclass(frozen=True, slots=True)
+class Sort:
+    """ORDER BY with LIMIT / OFFSET: the rows at positions offset+1 .. offset+limit in
+    key order (ties broken by the whole row, so the answer is deterministic).
+    Without a limit or offset the relation is unchanged; the keys then only order
+    the rows of each step's output."""
+
+    input: Rel
+    keys: tuple[SortKey, ...]
+    limit: int | None
+    offset: int
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Values:
     rows: tuple[tuple[Expr, ...], ...]
     columns: tuple[Field, ...]
@@ -196,7 +218,19 @@ class Hop:
     span: Span
 
 
-Rel = Scan | Filter | Project | Join | Aggregate | Union | Distinct | Values | Hop | SetDifference
+Rel = (
+    Scan
+    | Filter
+    | Project
+    | Join
+    | Aggregate
+    | Union
+    | Distinct
+    | Values
+    | Hop
+    | SetDifference
+    | Sort
+)
 
 
 @dataclass(frozen=True, slots=True)

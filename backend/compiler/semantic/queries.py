@@ -19,6 +19,7 @@ from backend.compiler.semantic.from_clause import bind_from
 from backend.compiler.semantic.grouping import Grouping
 from backend.compiler.semantic.scope import Scope, ScopeEntry, report_unknown_qualifier
 from backend.compiler.semantic.set_operations import bind_set_operation, bind_values
+from backend.compiler.semantic.sorting import bind_sort
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -40,12 +41,11 @@ def bind_query(query: ast.Query, env: Environment) -> BoundQuery | None:
     _bind_with(query, env)
     body = _bind_body(query.body, env)
     env.ctes = saved
-    if query.order_by_span is not None:
-        env.not_supported("ORDER BY", query.order_by_span)
-        if body is not None and is_stream(query):
+    if body is not None and (query.order_by or query.limit is not None):
+        if query.order_by and is_stream(query):
             _check_order_later(query.order_by[0], body, env)
-    if query.limit is not None:
-        env.not_supported("LIMIT, OFFSET and FETCH", query.limit.span)
+        sort = bind_sort(query.order_by, query.limit, body.rel, query.span, env)
+        body = None if sort is None else BoundQuery(sort, body.spans)
     return None if env.has_errors_since(mark) else body
 
 

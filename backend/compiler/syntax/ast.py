@@ -376,6 +376,15 @@ class Clause:
 
 
 @dataclass(frozen=True, slots=True)
+class Limit:
+    """LIMIT n / OFFSET m / FETCH FIRST n ROWS ONLY, in any of their spellings."""
+
+    count: Expr | None  # None: no limit (LIMIT ALL, or OFFSET alone)
+    offset: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class NamedWindow:
     name: Identifier
     spec: WindowSpec
@@ -429,7 +438,7 @@ class Query:
     body: QueryBody
     order_by: tuple[OrderItem, ...]
     order_by_span: Span | None
-    limit: Clause | None  # LIMIT / OFFSET / FETCH, as one clause
+    limit: Limit | None
     span: Span
 
 

@@ -124,26 +124,29 @@ def _values(c: Cursor) -> ast.Values:
             return ast.Values(tuple(rows), Span(start, c.previous_end))
 
 
-def _limit(c: Cursor) -> ast.Clause | None:
+def _limit(c: Cursor) -> ast.Limit | None:
     start = c.current.start
-    exprs: list[ast.Expr] = []
+    count: ast.Expr | None = None
+    offset: ast.Expr | None = None
     if c.accept_word("limit") and not c.accept_word("all"):  # LIMIT ALL: no limit
-        exprs.append(expr_parser.parse_expr(c))
+        count = expr_parser.parse_expr(c)
     if c.accept_word("offset"):
-        exprs.append(expr_parser.parse_expr(c))
+        offset = expr_parser.parse_expr(c)
         if not c.accept_word("rows"):
             c.accept_word("row")
     if c.accept_word("fetch"):
         if not c.accept_word("first"):
             c.expect_word("next")
         if not c.at_word("row", "rows"):
-            exprs.append(expr_parser.parse_expr(c))
+            count = expr_parser.parse_expr(c)
+        else:
+            count = ast.NumberLiteral("1", "integer", Span(c.current.start, c.current.start))
         if not c.accept_word("rows"):
             c.expect_word("row")
         c.expect_word("only")
     if c.current.start == start:
         return None
-    return ast.Clause(tuple(exprs), Span(start, c.previous_end))
+    return ast.Limit(count, offset, Span(start, c.previous_end))
 
 
 # ---------------------------------------------------------------- SELECT

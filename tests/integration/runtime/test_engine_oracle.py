@@ -220,6 +220,8 @@ COMPILED_ONLY = [
     ("g_both_all", "SELECT g FROM t INTERSECT ALL SELECT g FROM u"),
     ("g_only_t", "SELECT g FROM t EXCEPT SELECT g FROM u"),
     ("g_only_t_all", "SELECT g FROM t EXCEPT ALL SELECT g FROM u"),
+    ("top3", "SELECT id, g, x FROM t ORDER BY x DESC NULLS LAST, id, g LIMIT 3"),
+    ("page2", "SELECT g, x FROM t ORDER BY g NULLS FIRST, x LIMIT 2 OFFSET 2"),
 ]
 
 
