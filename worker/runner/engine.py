@@ -5,11 +5,11 @@
     result.deltas    # {view: [{"insert": row} | {"delete": row}, ...]}
     result.dropped   # [{"relation", "row", "reason": "late" | "out_of_order"}]
 
-A step is two Spark actions: the input changes are brought to the driver once
-(every part of the step reads them from one literal, not a Python RDD); then the
-output views' changes, the changes of every stateful operator's state, the
-dropped and held input rows and the new time maxima are tagged, unioned and
-collected together. The state is integrated in the driver and committed as the
+A step is two Spark actions: the input changes are materialised once in Spark's
+block manager (every part of the step reads them from there); then the output
+views' changes, the changes of every stateful operator's state, the dropped and
+held input rows and the new time maxima are tagged, unioned and collected
+together. The state is integrated in the driver and committed as the
 snapshot of this step. A program with `emit_final` views runs one more tiny
 action to evaluate those views' waterlines.
 """
@@ -73,10 +73,9 @@ class StepEngine:
         snapshot = self.state.load(before_step=step_no)
         values = snapshot.values
         maxima: dict[str, str] = values.get("maxima", {})
-        # The step's input is read by many parts of the job: bring it to the driver once.
-        received = [r.asDict() for r in changes.collect()]
+        # The step's input is read by many parts of the job: materialise it once.
+        changes = changes.select(*SCHEMA.names).localCheckpoint(eager=True)
         held_rows = [dict(zip(SCHEMA.names, r, strict=True)) for r in values.get("held", [])]
-        changes = literal_rows(self.spark, received, INPUT_SCHEMA)
         held = literal_rows(self.spark, held_rows, INPUT_SCHEMA)
         ctx = Lowering(self.spark, {}, snapshot.multisets, not values.get("started"))
         records: list[DataFrame] = []

@@ -54,13 +54,23 @@ def row_json(df: DataFrame, types: Sequence[str], offset: int = 0) -> Column:
     return F.to_json(F.struct(*fields), {"ignoreNullFields": "false"})
 
 
+LITERAL_ROWS = 500  # up to this many rows go into the plan as one literal
+
+
 def literal_rows(spark: SparkSession, rows: Sequence[Mapping[str, Any]], schema: str) -> DataFrame:
     """Driver-side rows as a DataFrame the JVM reads from one literal.
 
     spark.createDataFrame(list) is a Python RDD: every scan of it, in every task,
     goes through a Python worker, which made a step's job several times slower.
     """
-    text = F.lit(json.dumps(list(rows)))
+    rows = list(rows)
+    if len(rows) > LITERAL_ROWS:
+        # Many rows would make a plan of megabytes, sent with every task: ship them
+        # once into Spark's block manager instead.
+        text = spark.createDataFrame([(json.dumps(row),) for row in rows], "r string")
+        parsed = text.select(F.from_json("r", f"struct<{schema}>").alias("item"))
+        return parsed.select("item.*").localCheckpoint(eager=True)
+    text = F.lit(json.dumps(rows))
     items = F.explode(F.from_json(text, f"array<struct<{schema}>>")).alias("item")
     return spark.range(1).select(items).select("item.*")
 
