@@ -7,6 +7,7 @@ functions, time bucketing, ...) are listed so the user gets "not supported yet"
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
@@ -38,6 +39,27 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "abs": Arity(1, 1),
     "coalesce": Arity(1, None),
     "concat": Arity(1, None),
+    **{name: Arity(1, 1) for name in ("floor", "ceil", "ceiling", "sqrt", "exp", "ln", "log10")},
+    "sign": Arity(1, 1),
+    "round": Arity(1, 2),
+    "power": Arity(2, 2),
+    "mod": Arity(2, 2),
+    **{name: Arity(1, 1) for name in ("char_length", "character_length", "length", "initcap")},
+    "substring": Arity(2, 3),
+    "substr": Arity(2, 3),
+    **{name: Arity(1, 2) for name in ("trim", "ltrim", "rtrim")},
+    "replace": Arity(3, 3),
+    "position": Arity(2, 2),
+    "nullif": Arity(2, 2),
+    "greatest": Arity(1, None),
+    "least": Arity(1, None),
+}
+# Spellings of one function: the plan uses the name on the right.
+CANONICAL = {
+    "ceiling": "ceil",
+    "character_length": "char_length",
+    "length": "char_length",
+    "substr": "substring",
 }
 
 # fmt: off
@@ -51,10 +73,8 @@ AGGREGATE_FUNCTIONS = frozenset((
 # fmt: off
 NOT_YET_FUNCTIONS = frozenset((
     "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
-    "first_value", "last_value", "nth_value", "floor", "ceil", "ceiling", "round", "truncate",
-    "mod", "power", "sqrt", "exp", "ln", "log10", "sign", "substring", "substr", "trim",
-    "ltrim", "rtrim", "char_length", "character_length", "length", "position", "replace",
-    "initcap", "nullif", "greatest", "least", "now", "current_timestamp", "current_date",
+    "first_value", "last_value", "nth_value", "truncate",
+    "now", "current_timestamp", "current_date",
     "current_time", "localtimestamp", "localtime", "hop", "session", "hop_start", "hop_end",
     "session_start", "session_end", "snapshot",
     "search_key", "to_changelog", "from_changelog", "descriptor", "date_trunc", "timestampadd",
@@ -88,7 +108,9 @@ def type_scalar_call(
         return plan.Call(name, args, arg.type, arg.nullable, span)
     if name == "coalesce":
         return _coalesce(args, span, diagnostics)
-    return concat(args, span)
+    if name == "concat":
+        return concat(args, span)
+    return _TYPED[name](CANONICAL.get(name, name), args, span, diagnostics)
 
 
 def _coalesce(
@@ -129,3 +151,101 @@ def concat(args: tuple[plan.Expr, ...], span: Span) -> plan.Expr:
 
 def _mismatch(diagnostics: list[Diagnostic], message: str, arg: plan.Expr) -> None:
     diagnostics.append(error(Code.TYPE_MISMATCH, f"{message}, found {arg.type}", arg.span))
+
+
+Typing = Callable[[str, tuple[plan.Expr, ...], Span, list[Diagnostic]], "plan.Expr | None"]
+
+
+def _numeric(result: SqlType | None) -> Typing:
+    """Numeric arguments; the result is `result`, or the first argument's type."""
+
+    def typed(
+        name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+    ) -> plan.Expr | None:
+        for arg in args:
+            if not (types.is_numeric(arg.type) or types.is_null(arg.type)):
+                _mismatch(diagnostics, f"{name.upper()} expects numeric arguments", arg)
+                return None
+        nullable = any(arg.nullable for arg in args)
+        return plan.Call(name, args, result or args[0].type, nullable, span)
+
+    return typed
+
+
+def _round(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    if len(args) == 2 and not (
+        isinstance(args[1], plan.Literal) and isinstance(args[1].value, int)
+    ):
+        _mismatch(diagnostics, "ROUND's second argument must be an integer constant", args[1])
+        return None
+    return _numeric(None)(name, args, span, diagnostics)
+
+
+def _mod(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    result = types.arithmetic_type("%", args[0].type, args[1].type)
+    if result is None:
+        wrong = next((a for a in args if not types.is_numeric(a.type)), args[1])
+        _mismatch(diagnostics, "MOD expects numeric arguments", wrong)
+        return None
+    return plan.Call(name, args, result, args[0].nullable or args[1].nullable, span)
+
+
+def _strings(result: SqlType, integers_from: int | None = None) -> Typing:
+    """String arguments (integers from position `integers_from` on); a `result`."""
+
+    def typed(
+        name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+    ) -> plan.Expr | None:
+        for index, arg in enumerate(args):
+            want_integer = integers_from is not None and index >= integers_from
+            ok = types.is_integer(arg.type) if want_integer else types.is_string(arg.type)
+            if not (ok or types.is_null(arg.type)):
+                kind = "an integer" if want_integer else "a VARCHAR"
+                _mismatch(
+                    diagnostics, f"{name.upper()} expects {kind} as argument {index + 1}", arg
+                )
+                return None
+        nullable = any(arg.nullable for arg in args)
+        return plan.Call(name, args, result, nullable, span)
+
+    return typed
+
+
+def _same_type(nullable_result: bool) -> Typing:
+    """Arguments of one common type, which is the result's (NULLIF, GREATEST, LEAST)."""
+
+    def typed(
+        name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+    ) -> plan.Expr | None:
+        result: SqlType = args[0].type
+        for arg in args[1:]:
+            common = types.common_type(result, arg.type)
+            if common is None:
+                _mismatch(diagnostics, f"{name.upper()} arguments need a common type", arg)
+                return None
+            result = common
+        nullable = nullable_result or any(arg.nullable for arg in args)
+        return plan.Call(name, args, result, nullable, span)
+
+    return typed
+
+
+_TYPED: dict[str, Typing] = {
+    **{name: _numeric(None) for name in ("floor", "ceil", "ceiling", "sign")},
+    **{name: _numeric(types.DOUBLE) for name in ("sqrt", "exp", "ln", "log10", "power")},
+    "round": _round,
+    "mod": _mod,
+    **{name: _strings(types.INTEGER) for name in ("char_length", "character_length", "length")},
+    "position": _strings(types.INTEGER),
+    "initcap": _strings(types.VARCHAR),
+    "substring": _strings(types.VARCHAR, integers_from=1),
+    "substr": _strings(types.VARCHAR, integers_from=1),
+    **{name: _strings(types.VARCHAR) for name in ("trim", "ltrim", "rtrim", "replace")},
+    "nullif": _same_type(nullable_result=True),
+    "greatest": _same_type(nullable_result=False),
+    "least": _same_type(nullable_result=False),
+}

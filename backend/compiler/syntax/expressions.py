@@ -311,6 +311,11 @@ def parse_function_call(c: Cursor) -> ast.Expr:
         operand = parse_expr(c)
         c.expect_symbol(")")
         return ast.Extract(unit, operand, Span(name.span.start, c.previous_end))
+    if lowered in _KEYWORD_ARGUMENTS and not name.quoted:
+        name, written = _KEYWORD_ARGUMENTS[lowered](c, name)
+        c.expect_symbol(")")
+        span = Span(name.span.start, c.previous_end)
+        return ast.FunctionCall(name, written, False, False, None, None, span)
     distinct = c.accept_word("distinct") is not None
     if not distinct:
         c.accept_word("all")
@@ -339,6 +344,55 @@ def parse_function_call(c: Cursor) -> ast.Expr:
         over = parse_over(c)
     span = Span(name.span.start, c.previous_end)
     return ast.FunctionCall(name, args, distinct, star, filter_, over, span)
+
+
+def _substring(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast.Expr, ...]]:
+    """SUBSTRING(s FROM start [FOR length]), or the plain SUBSTRING(s, start[, length])."""
+    args = [parse_expr(c)]
+    if c.accept_word("from"):
+        args.append(parse_expr(c))
+        if c.accept_word("for"):
+            args.append(parse_expr(c))
+    elif c.accept_symbol(","):
+        args.extend(_arguments(c))
+    return name, tuple(args)
+
+
+def _position(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast.Expr, ...]]:
+    """POSITION(needle IN haystack): the needle binds tighter than IN."""
+    needle = parse_expr(c, CONCAT)
+    if not c.accept_symbol(","):
+        c.expect_word("in")
+    return name, (needle, parse_expr(c))
+
+
+def _trim(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast.Expr, ...]]:
+    """TRIM([BOTH | LEADING | TRAILING] [characters] FROM s), or TRIM(s): as trim, ltrim
+    or rtrim of (s[, characters])."""
+    side = "trim"
+    if c.accept_word("leading"):
+        side = "ltrim"
+    elif c.accept_word("trailing"):
+        side = "rtrim"
+    else:
+        c.accept_word("both")
+    characters = None if c.at_word("from") else parse_expr(c)
+    if c.accept_word("from"):
+        text = parse_expr(c)
+    elif characters is not None:
+        text, characters = characters, None
+    else:
+        c.fail("a string")
+    args = (text,) if characters is None else (text, characters)
+    return ast.Identifier(side, False, name.span), args
+
+
+_KEYWORD_ARGUMENTS = {
+    "substring": _substring,
+    "substr": _substring,
+    "position": _position,
+    "trim": _trim,
+}
 
 
 def _arguments(c: Cursor) -> tuple[ast.Expr, ...]:

@@ -222,6 +222,16 @@ COMPILED_ONLY = [
     ("g_only_t_all", "SELECT g FROM t EXCEPT ALL SELECT g FROM u"),
     ("top3", "SELECT id, g, x FROM t ORDER BY x DESC NULLS LAST, id, g LIMIT 3"),
     ("page2", "SELECT g, x FROM t ORDER BY g NULLS FIRST, x LIMIT 2 OFFSET 2"),
+    (
+        "numbers",
+        "SELECT id, x, MOD(x, 4), GREATEST(x, 3), LEAST(x, 3), NULLIF(x, 3), POWER(x, 2), "
+        "SIGN(x - 5), ABS(x - 5), SQRT(x), LN(x), FLOOR(SQRT(x)), CEIL(SQRT(x)) FROM t",
+    ),
+    (
+        "strings",
+        "SELECT name, CHAR_LENGTH(name), UPPER(SUBSTRING(name FROM 2 FOR 1)), "
+        "POSITION('n' IN name), REPLACE(name, 'n', 'm'), TRIM(LEADING 'a' FROM name) FROM u",
+    ),
 ]
 
 

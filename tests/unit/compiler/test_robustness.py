@@ -29,7 +29,8 @@ SQL_FRAGMENTS = [
     "||", '"Q"', "--c\n", "/*", "*/", "'", '"', "@", "\n",
     "HAVING", "DISTINCT", "LEFT", "FULL", "CROSS", "NATURAL", "USING", "SUM", "MAX", "FLOOR",
     "TUMBLE", "HOP", "TUMBLE_END", "DESCRIPTOR", "TABLE", "=>", "SIZE", "EXTRACT", "'emit_final'",
-    "WATERMARK", "v.a", "ELSE", "INTERSECT", "EXCEPT", "ORDER", "LIMIT", "OFFSET", "FETCH", "DESC",
+    "WATERMARK", "v.a", "ELSE", "INTERSECT", "EXCEPT", "ORDER", "LIMIT", "OFFSET", "FETCH", "DESC", "SUBSTRING", "POSITION",
+    "TRIM", "LEADING", "FOR", "MOD", "GREATEST", "ROUND",
 ]  # fmt: skip
 
 
