@@ -38,6 +38,7 @@ class Code(StrEnum):
     NOT_GROUPED = "SQL214"  # a column neither in GROUP BY nor inside an aggregate
     SET_OPERATION_SHAPE = "SQL215"  # UNION sides with different column counts or types
     INVALID_LIMIT = "SQL216"  # LIMIT / OFFSET / FETCH that is not a non-negative integer
+    INVALID_WINDOW = "SQL217"  # unknown window name, bad frame, ranking without ORDER BY
     NO_WATERLINE = "SQL301"  # emit_final on a column with no inferable waterline
     STREAM_TO_TABLE = "SQL302"  # a relational query reading a stream
     TABLE_TO_STREAM = "SQL303"  # SELECT STREAM over tables only
@@ -47,6 +48,7 @@ class Code(StrEnum):
     UNBOUNDED_STATE = "SQL307"  # a join or aggregate whose state grows forever (warning)
     DUPLICATE_LATENESS = "SQL308"  # two LATENESS annotations for one column
     MULTIPLE_WATERMARKS = "SQL309"  # more than one WATERMARK column in a table
+    NON_MONOTONIC_WINDOW = "SQL310"  # a window over a stream not ordered by a monotonic key
     NOT_SUPPORTED = "SQL401"  # valid SQL that Weir does not compile yet
 
 

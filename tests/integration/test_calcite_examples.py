@@ -110,6 +110,17 @@ FROM Orders
 WHERE productId = 30
 ORDER BY rowtime;
 
+CREATE VIEW hopping AS
+SELECT STREAM rowtime,
+  productId,
+  SUM(su) OVER w AS su,
+  SUM(c) OVER w AS c
+FROM HourlyOrderTotals
+WINDOW w AS (
+  ORDER BY rowtime
+  PARTITION BY productId
+  RANGE INTERVAL '2' HOUR PRECEDING);
+
 CREATE VIEW product_10_hours AS
 SELECT STREAM rowtime
 FROM HourlyOrderTotals
@@ -213,3 +224,19 @@ def test_an_explicit_order_by_merges_a_union_by_rowtime(emitted: Any) -> None:
     rows = emitted["merged_in_order"]
     assert [row["orderid"] for _, row in rows] == [5, 6, 8, 9, 10, 12]
     assert [step for step, _ in rows] == sorted(step for step, _ in rows)
+
+
+def test_hopping_window_as_a_sliding_window_over_hourly_totals(emitted: Any) -> None:
+    """SUM(...) OVER a 2-hour RANGE of the hourly totals: 10:00 and 11:00 for product 10."""
+
+    def row(hour: str, product: int, su: int, c: int) -> dict[str, Any]:
+        return {"rowtime": ts(hour), "productid": product, "su": su, "c": c}
+
+    rows = sorted(emitted["hopping"], key=lambda e: (e[0], e[1]["productid"]))
+    assert rows == [
+        (5, row("10:00:00", 10, 1, 1)),
+        (5, row("10:00:00", 20, 2, 1)),
+        (5, row("10:00:00", 30, 24, 2)),
+        (9, row("11:00:00", 10, 12, 4)),
+        (9, row("11:00:00", 40, 12, 1)),
+    ]

@@ -475,6 +475,87 @@ def _kept(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> DataFr
     return kept.groupBy(*columns).agg(F.count(F.lit(1)).alias(WEIGHT))
 
 
+def _window(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    """Window functions: the input's rows with their window values, recomputed for the
+    partitions the step touches (before and after), the difference emitted."""
+    child = ctx.rel(rel["input"], key + ".i")
+    types = types_of(rel["input"]["columns"])
+    columns = names(len(types))
+    old = ctx.stored(key, types)
+    ctx.save(key, child, types)
+    partitions = [f"__p{i}" for i in range(len(rel["calls"][0]["partition"]))]
+    shared = all(call["partition"] == rel["calls"][0]["partition"] for call in rel["calls"])
+    if shared and partitions:
+        exprs = [lower_expr(e).alias(f"__p{i}") for i, e in enumerate(rel["calls"][0]["partition"])]
+        touched = child.select(*exprs).distinct()
+        old_keyed = old.select("*", *exprs)
+        before = semi(old_keyed, touched, partitions).drop(*partitions)
+    else:
+        before = old  # calls partitioned differently: every row may change
+    after = present(before.unionByName(child), columns)
+    before = present(before, columns)
+    return _windowed(after, rel, columns).unionByName(negated(_windowed(before, rel, columns)))
+
+
+def _windowed(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> DataFrame:
+    """Each row of a multiset (one copy per multiplicity) with its window values."""
+    copies = rows.withColumn("__copy", F.explode(F.sequence(F.lit(1), F.col(WEIGHT))))
+    values = []
+    for index, call in enumerate(rel["calls"]):
+        values.append(_window_value(call, columns).alias(positional(len(columns) + index)))
+    result = copies.select(*columns, *values)
+    return result.groupBy(*result.columns).agg(F.count(F.lit(1)).alias(WEIGHT))
+
+
+def _window_value(call: Mapping[str, Any], columns: list[str]) -> Column:
+    order = []
+    for sort_key in call["order"]:
+        value = lower_expr(sort_key["expr"])
+        offsets = (call["frame"]["start"], call["frame"]["end"])
+        if call["frame"]["unit"] == "range" and any(o not in (None, 0) for o in offsets):
+            value = _range_key(value, sort_key["expr"]["type"])
+        first = sort_key["nulls_first"]
+        if sort_key["descending"]:
+            order.append(value.desc_nulls_first() if first else value.desc_nulls_last())
+        else:
+            order.append(value.asc_nulls_first() if first else value.asc_nulls_last())
+    spec = Window.partitionBy(*(lower_expr(e) for e in call["partition"]))
+    function = call["function"]
+    if function == "row_number":  # ties broken by the whole row: a deterministic answer
+        spec = spec.orderBy(*order, *(F.col(c).asc_nulls_first() for c in columns))
+        return F.row_number().over(spec)
+    if order:
+        spec = spec.orderBy(*order)
+    if function in ("rank", "dense_rank"):
+        return (F.rank() if function == "rank" else F.dense_rank()).over(spec)
+    frame = call["frame"]
+    start = Window.unboundedPreceding if frame["start"] is None else int(frame["start"])
+    end = Window.unboundedFollowing if frame["end"] is None else int(frame["end"])
+    if frame["unit"] == "rows":
+        spec = spec.rowsBetween(start, end)
+    elif order:
+        spec = spec.rangeBetween(start, end)
+    args = [lower_expr(a) for a in call["args"]]
+    aggregate = {
+        "count_star": lambda: F.count(F.lit(1)),
+        "count": lambda: F.count(args[0]),
+        "sum": lambda: F.sum(args[0]),
+        "avg": lambda: F.avg(args[0]),
+        "min": lambda: F.min(args[0]),
+        "max": lambda: F.max(args[0]),
+    }[function]()
+    return aggregate.over(spec).cast(spark_type(call["type"]))
+
+
+def _range_key(value: Column, sql_type: str) -> Column:
+    """A RANGE frame's order key as a number: microseconds for a time."""
+    if sql_type.startswith("TIMESTAMP"):
+        return F.unix_micros(value.cast("timestamp"))
+    if sql_type == "DATE":
+        return F.unix_date(value).cast("long") * F.lit(86_400_000_000)
+    return value
+
+
 def _present(n: Column) -> Column:
     return F.when(n > 0, 1).otherwise(0)
 
@@ -508,5 +589,6 @@ RULES: dict[str, Rule] = {
     "join": _join,
     "intersect": _set_difference,
     "sort": _sort,
+    "window": _window,
     "except": _set_difference,
 }

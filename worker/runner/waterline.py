@@ -89,6 +89,12 @@ def rel_waterline(
         return child.select(
             *(lower_expr(e).alias(positional(i)) for i, e in enumerate(rel["exprs"]))
         )
+    if op == "window":
+        width = len(rel["input"]["columns"])
+        nulls = typed_nulls[width:]
+        return child.select(
+            *names(width), *(n.alias(positional(width + i)) for i, n in enumerate(nulls))
+        )
     if op == "aggregate":
         keys = [lower_expr(e) for e in rel["keys"]]
         return child.select(*keys, *typed_nulls[len(keys) :]).toDF(*names(len(rel["columns"])))

@@ -34,6 +34,11 @@ def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
         case plan.Distinct():
             # A row, once present, stays: DISTINCT of insertions only inserts.
             return facts_of(rel.input, known)
+        case plan.Window():
+            # A row's window values change as its partition changes (a peer arriving
+            # later): not insert-only. The input's columns keep their waterlines.
+            inner = facts_of(rel.input, known)
+            return Facts(inner.stream, False, inner.waterlines + (False,) * len(rel.calls))
         case plan.Sort():
             inner = facts_of(rel.input, known)
             if rel.limit is None and rel.offset == 0:

@@ -44,6 +44,19 @@ def check_stream(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
         return []
     found: list[Diagnostic] = []
     for node in walk(rel):
+        if isinstance(node, plan.Window) and facts_of(node.input, known).stream:
+            lines = facts_of(node.input, known).waterlines
+            for call in node.calls:
+                if not call.order or not is_monotone(call.order[0].expr, lines):
+                    found.append(
+                        error(
+                            Code.NON_MONOTONIC_WINDOW,
+                            "A window over a stream must be ordered by a monotonic "
+                            "expression, such as rowtime",
+                            call.span,
+                            hint="add ORDER BY rowtime to the window",
+                        )
+                    )
         if isinstance(node, plan.Aggregate) and facts_of(node.input, known).stream:
             lines = facts_of(node.input, known).waterlines
             if not any(is_monotone(key, lines) for key in node.keys):
@@ -86,6 +99,16 @@ def check_state(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
                         "such as FLOOR(ts TO HOUR)",
                     )
                 )
+        if isinstance(node, plan.Window) and _unbounded(node.input, known):
+            found.append(
+                warning(
+                    Code.UNBOUNDED_STATE,
+                    "The state of these window functions grows without bound: every input "
+                    "row is kept, and the input only grows",
+                    node.calls[0].span,
+                    hint="apply the window to a view that also deletes, such as one time window",
+                )
+            )
         if isinstance(node, plan.SetDifference) and (
             _unbounded(node.left, known) or _unbounded(node.right, known)
         ):

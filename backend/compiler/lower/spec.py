@@ -158,6 +158,28 @@ class SortJson(TypedDict):
     columns: list[ColumnJson]
 
 
+class FrameJson(TypedDict):
+    unit: str
+    start: int | float | None
+    end: int | float | None
+
+
+class WindowCallJson(TypedDict):
+    function: str
+    args: list[ExprJson]
+    partition: list[ExprJson]
+    order: list[SortKeyJson]
+    frame: FrameJson
+    type: str
+
+
+class WindowJson(TypedDict):
+    op: Literal["window"]
+    input: RelJson
+    calls: list[WindowCallJson]
+    columns: list[ColumnJson]
+
+
 class SetDifferenceJson(TypedDict):
     op: Literal["intersect", "except"]
     all: bool
@@ -193,6 +215,7 @@ RelJson = (
     | HopJson
     | SetDifferenceJson
     | SortJson
+    | WindowJson
 )
 
 
@@ -315,18 +338,18 @@ def rel_json(rel: plan.Rel) -> RelJson:
             return {"op": "union", "inputs": [rel_json(i) for i in rel.inputs], "columns": columns}
         case plan.Distinct():
             return {"op": "distinct", "input": rel_json(rel.input), "columns": columns}
+        case plan.Window():
+            return {
+                "op": "window",
+                "input": rel_json(rel.input),
+                "calls": [_window_call_json(call) for call in rel.calls],
+                "columns": columns,
+            }
         case plan.Sort():
             return {
                 "op": "sort",
                 "input": rel_json(rel.input),
-                "keys": [
-                    {
-                        "expr": expr_json(key.expr),
-                        "descending": key.descending,
-                        "nulls_first": key.nulls_first,
-                    }
-                    for key in rel.keys
-                ],
+                "keys": [_sort_key_json(key) for key in rel.keys],
                 "limit": rel.limit,
                 "offset": rel.offset,
                 "columns": columns,
@@ -351,6 +374,25 @@ def rel_json(rel: plan.Rel) -> RelJson:
                 "slide": rel.slide,
                 "columns": columns,
             }
+
+
+def _sort_key_json(key: plan.SortKey) -> SortKeyJson:
+    return {
+        "expr": expr_json(key.expr),
+        "descending": key.descending,
+        "nulls_first": key.nulls_first,
+    }
+
+
+def _window_call_json(call: plan.WindowCall) -> WindowCallJson:
+    return {
+        "function": call.function,
+        "args": [expr_json(arg) for arg in call.args],
+        "partition": [expr_json(expr) for expr in call.partition],
+        "order": [_sort_key_json(key) for key in call.order],
+        "frame": {"unit": call.unit, "start": call.start, "end": call.end},
+        "type": call.type.name,
+    }
 
 
 def _agg_json(agg: plan.AggCall) -> AggJson:

@@ -200,6 +200,37 @@ class Sort:
 
 
 @dataclass(frozen=True, slots=True)
+class WindowCall:
+    """One `f(...) OVER (...)`: a ranking function or an aggregate over a frame.
+
+    Frame offsets count rows (ROWS) or order-key units (RANGE: microseconds for a
+    time key), negative before the current row: start None is UNBOUNDED PRECEDING,
+    end None is UNBOUNDED FOLLOWING, 0 is CURRENT ROW."""
+
+    function: str  # row_number rank dense_rank count count_star sum avg min max
+    args: tuple[Expr, ...]
+    partition: tuple[Expr, ...]
+    order: tuple[SortKey, ...]
+    unit: str  # "rows" or "range"
+    start: int | float | None
+    end: int | float | None
+    type: SqlType
+    nullable: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The input's rows, each with the values of `calls` (one column each, after the
+    input's columns): window functions of a SELECT list."""
+
+    input: Rel
+    calls: tuple[WindowCall, ...]
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Values:
     rows: tuple[tuple[Expr, ...], ...]
     columns: tuple[Field, ...]
@@ -230,6 +261,7 @@ Rel = (
     | Hop
     | SetDifference
     | Sort
+    | Window
 )
 
 

@@ -9,6 +9,7 @@ IN lists to `or(eq, ...)`, `||` to `concat`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
@@ -18,6 +19,9 @@ from backend.compiler.semantic.type_names import resolve_type
 from backend.compiler.source import Span
 from backend.compiler.suggest import Budget, did_you_mean
 from backend.compiler.syntax import ast
+
+if TYPE_CHECKING:
+    from backend.compiler.semantic.windows import WindowCalls
 
 # Left-deep chains such as `a + b + c ...` recurse once per operator here.
 MAX_DEPTH = 128
@@ -44,6 +48,9 @@ class ExprContext:
     # A deep chain hits the depth limit on both sides of many operators, but one
     # SQL105 per context is enough.
     too_deep_reported: bool = False
+    # A SELECT list collects its window function calls here (semantic/windows.py);
+    # None where they are not allowed.
+    windows: WindowCalls | None = None
 
     def report(self, code: Code, message: str, span: Span, hint: str | None = None) -> None:
         self.diagnostics.append(error(code, message, span, hint=hint))
@@ -403,9 +410,14 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
     shown = name.upper()
     args = call.args
     if call.over is not None:
-        ctx.not_supported(f"window function {shown}(...) OVER", call.span)
-        _bind_args(call, ctx, depth)
-        return None
+        if ctx.windows is None:
+            ctx.report(
+                Code.AGGREGATE_MISUSE,
+                f"Window functions are allowed only in the SELECT list: {shown}(...) OVER",
+                call.span,
+            )
+            return None
+        return ctx.windows.bind(call, ctx, depth)
     if name in functions.AGGREGATE_FUNCTIONS:
         return _aggregate_call(call, ctx, depth)
     if name in time_functions.WINDOW_FUNCTIONS and not call.name.quoted:

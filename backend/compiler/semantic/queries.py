@@ -20,6 +20,7 @@ from backend.compiler.semantic.grouping import Grouping
 from backend.compiler.semantic.scope import Scope, ScopeEntry, report_unknown_qualifier
 from backend.compiler.semantic.set_operations import bind_set_operation, bind_values
 from backend.compiler.semantic.sorting import bind_sort
+from backend.compiler.semantic.windows import WindowCalls, named_windows
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -184,10 +185,12 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             scope, env.diagnostics, env.suggestions, aggregate_clause="GROUP BY", group_by=True
         )
         keys = [bind_expr(expr, ctx) for expr in select.group_by.exprs]
-    if select.windows_span is not None:
-        env.not_supported("WINDOW", select.windows_span)
     collected: list[plan.AggCall] = []
-    ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregates=collected)
+    width = len(from_.source.columns) if from_.source is not None else 0
+    windows = WindowCalls(width, named_windows(select, env.diagnostics))
+    ctx = ExprContext(
+        scope, env.diagnostics, env.suggestions, aggregates=collected, windows=windows
+    )
     items = _bind_items(select.items, ctx, env)
     having = None
     if select.having is not None:
@@ -205,6 +208,11 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     if condition is not None:
         rel = plan.Filter(rel, condition, rel.columns, condition.span)
     exprs, names, spans = items
+    if windows.calls:
+        if select.group_by is not None or collected or having is not None:
+            env.not_supported("window functions in an aggregating SELECT", select.span)
+            return None
+        rel = windows.node(rel, select.span)
     if select.group_by is not None or collected or having is not None:
         grouping = Grouping(tuple(k for k in keys if k is not None), collected, env.diagnostics)
         lifted = [grouping.lift(expr) for expr in exprs]

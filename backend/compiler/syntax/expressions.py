@@ -416,7 +416,13 @@ def parse_over(c: Cursor) -> ast.WindowSpec | ast.Identifier:
     """What follows OVER: a window name or a parenthesized window specification."""
     if c.at_symbol("("):
         return parse_window_spec(c)
-    return c.expect_identifier("a window name or '('")
+    name = c.expect_identifier("a window name or '('")
+    if not c.at_symbol("("):
+        return name
+    refined = parse_window_spec(c)  # OVER w (RANGE ...): w, refined
+    return ast.WindowSpec(
+        name, refined.partition_by, refined.order_by, refined.frame, name.span.to(refined.span)
+    )
 
 
 def parse_window_spec(c: Cursor) -> ast.WindowSpec:
@@ -425,11 +431,13 @@ def parse_window_spec(c: Cursor) -> ast.WindowSpec:
     if c.at_identifier() and not c.at_word("partition", "order", "rows", "range"):
         base = c.expect_identifier()
     partition_by: tuple[ast.Expr, ...] = ()
-    if c.accept_words("partition", "by"):
-        partition_by = parse_expr_list(c)
     order_by: tuple[ast.OrderItem, ...] = ()
-    if c.accept_words("order", "by"):
-        order_by = parse_order_items(c)
+    # Calcite writes ORDER BY before PARTITION BY; the standard, after. Take either.
+    for _ in range(2):
+        if not partition_by and c.accept_words("partition", "by"):
+            partition_by = parse_expr_list(c)
+        elif not order_by and c.accept_words("order", "by"):
+            order_by = parse_order_items(c)
     frame = _frame(c) if c.at_word("rows", "range") else None
     c.expect_symbol(")")
     return ast.WindowSpec(base, partition_by, order_by, frame, Span(start, c.previous_end))

@@ -228,6 +228,20 @@ COMPILED_ONLY = [
         "SIGN(x - 5), ABS(x - 5), SQRT(x), LN(x), FLOOR(SQRT(x)), CEIL(SQRT(x)) FROM t",
     ),
     (
+        "windows",
+        "SELECT id, g, x, RANK() OVER (PARTITION BY g ORDER BY x), "
+        "DENSE_RANK() OVER (ORDER BY x NULLS FIRST), COUNT(*) OVER (PARTITION BY g), "
+        "ROW_NUMBER() OVER (PARTITION BY g ORDER BY id, x), "
+        "SUM(x) OVER (PARTITION BY g ORDER BY id, x ROWS 1 PRECEDING), "
+        "MAX(x) OVER (PARTITION BY g ORDER BY id RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) "
+        "FROM t",
+    ),
+    (
+        "top2_per_g",
+        "SELECT id, g, x FROM (SELECT id, g, x, ROW_NUMBER() OVER (PARTITION BY g ORDER BY "
+        "x DESC NULLS LAST, id) AS rn FROM t) AS ranked WHERE rn <= 2",
+    ),
+    (
         "strings",
         "SELECT name, CHAR_LENGTH(name), UPPER(SUBSTRING(name FROM 2 FOR 1)), "
         "POSITION('n' IN name), REPLACE(name, 'n', 'm'), TRIM(LEADING 'a' FROM name) FROM u",

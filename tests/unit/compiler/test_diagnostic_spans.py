@@ -171,10 +171,11 @@ CASES = [
     ("limit_not_a_number", T + "CREATE VIEW w AS SELECT a FROM t LIMIT «a»", ["SQL216"]),
     ("order_by_position", T + "CREATE VIEW w AS SELECT a FROM t ORDER BY «2»", ["SQL202"]),
     (
-        "window_function",
-        T + "CREATE VIEW w AS SELECT «SUM(a) OVER (ORDER BY ts)» AS s FROM t",
-        ["SQL401"],
+        "window_function_outside_select",
+        T + "CREATE VIEW w AS SELECT a FROM t WHERE «SUM(a) OVER (ORDER BY a)» > 1",
+        ["SQL213"],
     ),
+    ("unknown_window", T + "CREATE VIEW w AS SELECT SUM(a) OVER «w2» FROM t", ["SQL217"]),
     ("insert", T + "«INSERT INTO t» VALUES (1, 'a', NULL)", ["SQL401"]),
 ]
 

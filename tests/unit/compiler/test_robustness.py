@@ -29,8 +29,10 @@ SQL_FRAGMENTS = [
     "||", '"Q"', "--c\n", "/*", "*/", "'", '"', "@", "\n",
     "HAVING", "DISTINCT", "LEFT", "FULL", "CROSS", "NATURAL", "USING", "SUM", "MAX", "FLOOR",
     "TUMBLE", "HOP", "TUMBLE_END", "DESCRIPTOR", "TABLE", "=>", "SIZE", "EXTRACT", "'emit_final'",
-    "WATERMARK", "v.a", "ELSE", "INTERSECT", "EXCEPT", "ORDER", "LIMIT", "OFFSET", "FETCH", "DESC", "SUBSTRING", "POSITION",
-    "TRIM", "LEADING", "FOR", "MOD", "GREATEST", "ROUND",
+    "WATERMARK", "v.a", "ELSE", "INTERSECT", "EXCEPT", "ORDER", "LIMIT", "OFFSET", "FETCH",
+    "DESC", "SUBSTRING", "POSITION", "TRIM", "LEADING", "FOR", "MOD", "GREATEST", "ROUND",
+    "OVER", "PARTITION", "ROWS", "RANGE", "PRECEDING", "FOLLOWING", "ROW_NUMBER", "WINDOW",
+    "w", "CURRENT", "ROW", "UNBOUNDED",
 ]  # fmt: skip
 
 

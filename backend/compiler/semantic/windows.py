@@ -1,0 +1,261 @@
+"""Window functions: `f(...) OVER (PARTITION BY ... ORDER BY ... frame)` in a SELECT list.
+
+`OVER w` names a window of the SELECT's WINDOW clause; `OVER (w ...)` and
+`OVER w (...)` refine it (a refinement adds ORDER BY or a frame to the named
+one). Each call becomes one column of a `Window` node placed between the FROM
+(and WHERE) and the SELECT list, which refers to it by position.
+
+Without a frame, a window with ORDER BY runs from the partition's start to the
+current row (RANGE, so peers are included); without ORDER BY it is the whole
+partition. RANGE offsets are INTERVALs for a time key (kept in microseconds)
+or numbers for a numeric key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from backend.compiler.diagnostics import Code, Diagnostic, error
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import aggregates, types
+from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.source import Span
+from backend.compiler.syntax import ast
+
+RANKING = frozenset({"row_number", "rank", "dense_rank"})
+WINDOW_AGGREGATES = frozenset({"count", "sum", "avg", "min", "max"})
+
+
+@dataclass
+class WindowCalls:
+    """The window calls of one SELECT list; call k is the column `base + k`."""
+
+    base: int
+    named: dict[str, ast.WindowSpec]
+    calls: list[plan.WindowCall] = field(default_factory=list)
+
+    def bind(self, call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
+        inner = replace(ctx, windows=None, aggregates=None, aggregate_clause="a window")
+        spec = self._spec(call, ctx.diagnostics)
+        bound = _bind_call(call, spec, inner, depth) if spec is not None else None
+        ctx.too_deep_reported = inner.too_deep_reported
+        if bound is None:
+            return None
+        self.calls.append(bound)
+        index = self.base + len(self.calls) - 1
+        return plan.ColumnRef(index, call.name.value, bound.type, bound.nullable, call.span)
+
+    def node(self, rel: plan.Rel, span: Span) -> plan.Window:
+        fields = tuple(
+            plan.Field(f"{c.function}_{k}", c.type, c.nullable) for k, c in enumerate(self.calls)
+        )
+        return plan.Window(rel, tuple(self.calls), rel.columns + fields, span)
+
+    def _spec(self, call: ast.FunctionCall, found: list[Diagnostic]) -> ast.WindowSpec | None:
+        over = call.over
+        if isinstance(over, ast.Identifier):
+            return self._named(over, found)
+        assert over is not None
+        if over.base is None:
+            return over
+        base = self._named(over.base, found)
+        if base is None:
+            return None
+        return ast.WindowSpec(
+            None,
+            over.partition_by or base.partition_by,
+            over.order_by or base.order_by,
+            over.frame or base.frame,
+            over.span,
+        )
+
+    def _named(self, name: ast.Identifier, found: list[Diagnostic]) -> ast.WindowSpec | None:
+        spec = self.named.get(name.value)
+        if spec is None:
+            known = ", ".join(sorted(self.named)) or "none"
+            found.append(
+                error(
+                    Code.INVALID_WINDOW,
+                    f"Unknown window '{name.value}' (windows of this SELECT: {known})",
+                    name.span,
+                    hint="define it in the SELECT's WINDOW clause",
+                )
+            )
+        return spec
+
+
+def named_windows(select: ast.Select, found: list[Diagnostic]) -> dict[str, ast.WindowSpec]:
+    """The WINDOW clause's windows, each resolved against the ones it refines."""
+    named: dict[str, ast.WindowSpec] = {}
+    for window in select.windows:
+        spec = window.spec
+        if window.name.value in named:
+            found.append(
+                error(
+                    Code.INVALID_WINDOW,
+                    f"Window '{window.name.value}' is defined twice",
+                    window.name.span,
+                )
+            )
+            continue
+        if spec.base is not None and spec.base.value in named:
+            base = named[spec.base.value]
+            spec = ast.WindowSpec(
+                None,
+                spec.partition_by or base.partition_by,
+                spec.order_by or base.order_by,
+                spec.frame or base.frame,
+                spec.span,
+            )
+        named[window.name.value] = spec
+    return named
+
+
+def _bind_call(
+    call: ast.FunctionCall, spec: ast.WindowSpec, ctx: ExprContext, depth: int
+) -> plan.WindowCall | None:
+    name = call.name.value.lower()
+    shown = name.upper()
+    if name not in RANKING and name not in WINDOW_AGGREGATES:
+        ctx.not_supported(f"window function {shown}", call.span)
+        return None
+    if call.distinct or call.filter is not None:
+        ctx.not_supported(f"{shown}(DISTINCT or FILTER ...) OVER", call.span)
+        return None
+    args = [bind_expr(arg, ctx, depth) for arg in call.args]
+    partition = [bind_expr(expr, ctx, depth) for expr in spec.partition_by]
+    order = [bind_expr(item.expr, ctx, depth) for item in spec.order_by]
+    if None in args or None in partition or None in order:
+        return None
+    keys = tuple(
+        plan.SortKey(
+            expr,
+            item.descending,
+            item.descending if item.nulls is None else item.nulls == "first",
+        )
+        for expr, item in zip(order, spec.order_by, strict=True)
+        if expr is not None
+    )
+    present = tuple(a for a in args if a is not None)
+    if name in RANKING:
+        if present:
+            ctx.report(Code.UNKNOWN_FUNCTION, f"{shown} takes no arguments", call.span)
+            return None
+        if not keys:
+            ctx.report(
+                Code.INVALID_WINDOW,
+                f"{shown} needs a window with ORDER BY",
+                spec.span,
+                hint="add ORDER BY to the window",
+            )
+            return None
+        function, result, nullable = name, types.BIGINT, False
+    else:
+        agg, problem = aggregates.agg_call(call, present)
+        if agg is None:
+            ctx.report(Code.TYPE_MISMATCH, str(problem), call.span)
+            return None
+        function, result, nullable = agg.function, agg.type, agg.nullable
+    frame = _frame(spec, keys, ctx.diagnostics)
+    if frame is None:
+        return None
+    unit, start, end = frame
+    return plan.WindowCall(
+        function,
+        present,
+        tuple(p for p in partition if p is not None),
+        keys,
+        unit,
+        start,
+        end,
+        result,
+        nullable,
+        call.span,
+    )
+
+
+Frame = tuple[str, int | float | None, int | float | None]
+
+
+def _frame(
+    spec: ast.WindowSpec, keys: tuple[plan.SortKey, ...], found: list[Diagnostic]
+) -> Frame | None:
+    frame = spec.frame
+    if frame is None:
+        return ("range", None, 0) if keys else ("rows", None, None)
+    start = _offset(frame.start, frame.unit, keys, found)
+    end = (0,) if frame.end is None else _offset(frame.end, frame.unit, keys, found)
+    if start is None or end is None:
+        return None
+    if start[0] is not None and end[0] is not None and start[0] > end[0]:
+        found.append(
+            error(Code.INVALID_WINDOW, "The window frame ends before it starts", frame.span)
+        )
+        return None
+    return frame.unit, start[0], end[0]
+
+
+def _offset(
+    bound: ast.FrameBound, unit: str, keys: tuple[plan.SortKey, ...], found: list[Diagnostic]
+) -> tuple[int | float | None] | None:
+    """The bound as a signed offset (negative: preceding), in a 1-tuple; None on error."""
+    if bound.kind == "current row":
+        return (0,)
+    if bound.kind in ("unbounded preceding", "unbounded following"):
+        return (None,)
+    sign = -1 if bound.kind == "preceding" else 1
+    offset = bound.offset
+    if unit == "rows":
+        if isinstance(offset, ast.NumberLiteral) and offset.kind == "integer":
+            return (sign * int(offset.text),)
+        found.append(
+            error(
+                Code.INVALID_WINDOW,
+                "ROWS takes a non-negative integer constant",
+                bound.span,
+                hint="write ROWS 3 PRECEDING",
+            )
+        )
+        return None
+    if len(keys) != 1:
+        found.append(
+            error(Code.INVALID_WINDOW, "A RANGE offset needs exactly one ORDER BY key", bound.span)
+        )
+        return None
+    key_type = keys[0].expr.type
+    if isinstance(offset, ast.IntervalLiteral) and types.is_datetime(key_type):
+        micros = _interval_micros(offset)
+        if micros is not None:
+            return (sign * micros,)
+    if isinstance(offset, ast.NumberLiteral) and types.is_numeric(key_type):
+        value = float(offset.text) if offset.kind != "integer" else int(offset.text)
+        return (sign * value,)
+    found.append(
+        error(
+            Code.TYPE_MISMATCH,
+            f"A RANGE offset over a {key_type} key must be "
+            + ("a day-time INTERVAL" if types.is_datetime(key_type) else "a number"),
+            bound.span,
+        )
+    )
+    return None
+
+
+UNIT_MICROS = {
+    "day": 86_400_000_000,
+    "hour": 3_600_000_000,
+    "minute": 60_000_000,
+    "second": 1_000_000,
+}
+
+
+def _interval_micros(interval: ast.IntervalLiteral) -> int | None:
+    """`INTERVAL '2' HOUR` in microseconds (day-time intervals with one unit)."""
+    if interval.end_unit is not None or interval.start_unit not in UNIT_MICROS:
+        return None
+    try:
+        amount = float(interval.value.strip())
+    except ValueError:
+        return None
+    micros = int(amount * UNIT_MICROS[interval.start_unit])
+    return -micros if interval.negative else micros
