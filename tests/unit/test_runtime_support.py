@@ -59,3 +59,18 @@ def test_program_level_constructs_and_input_kinds_are_named() -> None:
         "the program's pumps are not run by the runtime yet",
         "s is a foreign_stream, which the runtime does not read yet",
     ]
+
+
+def test_a_compiled_program_with_pumps_and_a_foreign_stream_is_refused_in_plain_words() -> None:
+    sql = """
+        CREATE STREAM trades (ticker VARCHAR, shares INT);
+        CREATE STREAM big (ticker VARCHAR, shares INT);
+        CREATE FOREIGN STREAM prices (ticker VARCHAR) SERVER files OPTIONS (directory '/x');
+        CREATE PUMP p STOPPED AS INSERT INTO big SELECT STREAM * FROM trades WHERE shares > 9;
+    """
+    result = compile_program(sql)
+    assert not result.has_errors, result.diagnostics_json()
+    assert unsupported(result.spec or {}) == [
+        "the program's pumps are not run by the runtime yet",
+        "prices is a foreign stream, whose connector the runtime does not read yet",
+    ]

@@ -28,7 +28,12 @@ def unsupported(plan: Mapping[str, Any]) -> list[str]:
         if key not in RUNNABLE_PLAN_KEYS and value:
             problems[f"the program's {key} are not run by the runtime yet"] = None
     for relation in plan.get("inputs", []):
-        if relation.get("kind") not in RUNNABLE_INPUT_KINDS:
+        if relation.get("foreign"):
+            problems[
+                f"{relation.get('name')!s} is a foreign stream, whose connector the runtime "
+                "does not read yet"
+            ] = None
+        elif relation.get("kind") not in RUNNABLE_INPUT_KINDS:
             problems[
                 f"{relation.get('name')!s} is a {relation.get('kind')!s}, "
                 "which the runtime does not read yet"

@@ -54,10 +54,11 @@ def analyse(
         views.append(replace(view, relation=relation, output_mode=mode))
     for order in logical.order_checks:
         found.extend(rules.check_order(order, known))
-    for query in logical.queries:
+    checked: list[plan.QueryPlan | plan.PumpPlan] = [*logical.queries, *logical.pumps]
+    for query in checked:
         check = rules.check_stream if query.stream else rules.check_relational
         found.extend(check(query.query, known))
-    new_catalog = Catalog(tuple(updated.get(r.name, r) for r in catalog.relations))
+    new_catalog = Catalog(tuple(updated.get(r.name, r) for r in catalog.relations), catalog.pumps)
     inputs = tuple(updated.get(r.name, r) for r in logical.inputs)
     return new_catalog, replace(logical, inputs=inputs, views=tuple(views)), tuple(found)
 

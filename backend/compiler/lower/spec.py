@@ -6,7 +6,7 @@ together with docs/contracts.md and the runner.
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias, TypedDict
+from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic.catalog import Catalog, Column, Relation, RelationKind
@@ -41,10 +41,24 @@ class RelationJson(TypedDict):
     local: bool
     emit_final: int | None  # views only: the column index
     output_mode: str | None  # views only: "append" | "update"
+    foreign: ForeignJson | None  # FOREIGN STREAM only
+
+
+class ForeignJson(TypedDict):
+    server: str | None
+    options: dict[str, str]
+
+
+class PumpJson(TypedDict):
+    name: str
+    target: str
+    started: bool
+    sources: list[str]
 
 
 class CatalogJson(TypedDict):
     relations: list[RelationJson]
+    pumps: list[PumpJson]
 
 
 class ColumnExprJson(TypedDict):
@@ -228,14 +242,33 @@ class ViewJson(TypedDict):
     output_mode: str
 
 
+class PumpPlanJson(TypedDict):
+    name: str
+    target: str
+    started: bool
+    query: RelJson
+
+
 class PlanJson(TypedDict):
     version: int
     inputs: list[RelationJson]
     views: list[ViewJson]
+    pumps: NotRequired[list[PumpPlanJson]]
 
 
 def catalog_json(catalog: Catalog) -> CatalogJson:
-    return {"relations": [relation_json(relation) for relation in catalog.relations]}
+    return {
+        "relations": [relation_json(relation) for relation in catalog.relations],
+        "pumps": [
+            {
+                "name": pump.name,
+                "target": pump.target,
+                "started": pump.started,
+                "sources": list(pump.sources),
+            }
+            for pump in catalog.pumps
+        ],
+    }
 
 
 def relation_json(relation: Relation) -> RelationJson:
@@ -249,6 +282,9 @@ def relation_json(relation: Relation) -> RelationJson:
         "local": relation.local,
         "emit_final": relation.emit_final,
         "output_mode": relation.output_mode,
+        "foreign": None
+        if relation.foreign is None
+        else {"server": relation.foreign[0], "options": dict(relation.foreign[1])},
     }
 
 
@@ -264,11 +300,22 @@ def column_json(column: Column) -> AnnotatedColumnJson:
 
 
 def plan_json(logical: plan.Plan) -> PlanJson:
-    return {
+    result: PlanJson = {
         "version": PLAN_VERSION,
         "inputs": [relation_json(relation) for relation in logical.inputs],
         "views": [_view_json(view) for view in logical.views],
     }
+    if logical.pumps:  # absent otherwise: the plans of programs without pumps stay as they were
+        result["pumps"] = [
+            {
+                "name": pump.name,
+                "target": pump.target,
+                "started": pump.started,
+                "query": rel_json(pump.query),
+            }
+            for pump in logical.pumps
+        ]
+    return result
 
 
 def _view_json(view: plan.ViewPlan) -> ViewJson:

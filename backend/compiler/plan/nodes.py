@@ -287,6 +287,18 @@ class QueryPlan:
 
 
 @dataclass(frozen=True, slots=True)
+class PumpPlan:
+    """CREATE PUMP: `query`'s rows go into `target` (its columns, in order)."""
+
+    name: str
+    target: str
+    started: bool
+    query: Rel
+    stream: bool  # written SELECT STREAM
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class OrderCheck:
     """A streaming query's leading ORDER BY key, over the query's output: it must be
     monotonic (checked by the streaming pass; ORDER BY itself is not compiled yet)."""
@@ -304,6 +316,7 @@ class Plan:
     views: tuple[ViewPlan, ...]
     queries: tuple[QueryPlan, ...] = ()
     order_checks: tuple[OrderCheck, ...] = ()
+    pumps: tuple[PumpPlan, ...] = ()
 
 
 def children(rel: Rel) -> tuple[Rel, ...]:

@@ -19,6 +19,7 @@ from backend.compiler.semantic.lateness import (
     report_unused_lateness,
 )
 from backend.compiler.semantic.properties import Properties, check_properties
+from backend.compiler.semantic.pumps import bind_pump, pump_entry
 from backend.compiler.semantic.queries import (
     bind_query,
     bind_statement_query,
@@ -40,6 +41,7 @@ def bind(program: stmt.Program) -> tuple[Catalog, plan.Plan | None, tuple[Diagno
     relations: list[Relation] = []
     views: list[plan.ViewPlan] = []
     queries: list[plan.QueryPlan] = []
+    pumps: dict[str, plan.PumpPlan] = {}
     for statement in program.statements:
         name = _declared_name(statement)
         is_new = name is None or _declare(name, declared, env)
@@ -47,6 +49,8 @@ def bind(program: stmt.Program) -> tuple[Catalog, plan.Plan | None, tuple[Diagno
         outcome = _bind_statement(statement, env)
         if outcome.query is not None:
             queries.append(outcome.query)
+        if outcome.pump is not None:
+            _add_pump(outcome.pump, statement, pumps, env)
         if name is None or not is_new:
             continue
         if outcome.relation is None:
@@ -64,8 +68,33 @@ def bind(program: stmt.Program) -> tuple[Catalog, plan.Plan | None, tuple[Diagno
     catalog = Catalog(tuple(relations))
     inputs = tuple(r for r in relations if r.kind is not RelationKind.VIEW)
     # The plan of what bound; the driver drops it when there is any error.
-    logical = plan.Plan(inputs, tuple(views), tuple(queries), tuple(env.order_checks))
+    logical = plan.Plan(
+        inputs, tuple(views), tuple(queries), tuple(env.order_checks), tuple(pumps.values())
+    )
+    catalog = Catalog(catalog.relations, tuple(pump_entry(p) for p in pumps.values()))
     return catalog, logical, tuple(env.diagnostics)
+
+
+def _add_pump(
+    pump: plan.PumpPlan,
+    statement: stmt.Statement,
+    pumps: dict[str, plan.PumpPlan],
+    env: Environment,
+) -> None:
+    """Pumps have names of their own (not relations'): each once."""
+    first = pumps.get(pump.name)
+    if first is None:
+        pumps[pump.name] = pump
+        return
+    assert isinstance(statement, stmt.CreatePump)
+    env.report(
+        error(
+            Code.DUPLICATE_RELATION,
+            f"Pump '{pump.name}' is defined twice",
+            statement.name.span,
+            notes=(Note("first defined here", first.span),),
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +105,7 @@ class _Outcome:
     view: plan.ViewPlan | None = None
     broken_columns: frozenset[str] = frozenset()
     query: plan.QueryPlan | None = None
+    pump: plan.PumpPlan | None = None
 
 
 def _bind_statement(statement: stmt.Statement, env: Environment) -> _Outcome:
@@ -88,7 +118,7 @@ def _bind_statement(statement: stmt.Statement, env: Environment) -> _Outcome:
         case stmt.Insert():
             _bind_insert(statement, "INSERT statements", statement.span.start, env)
         case stmt.CreatePump():
-            _bind_insert(statement.insert, "CREATE PUMP", statement.span.start, env)
+            return _Outcome(pump=bind_pump(statement, env))
         case stmt.LatenessStatement():
             pass  # collected before the statements (see semantic/lateness.py)
         case stmt.QueryStatement():

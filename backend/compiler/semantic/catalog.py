@@ -46,6 +46,8 @@ class Relation:
     # Views: whether the query never retracts (what views reading it see,
     # whatever emit_final does to its own output).
     insert_only: bool = False
+    # FOREIGN STREAM: its connector (server name and options); None otherwise.
+    foreign: tuple[str | None, tuple[tuple[str, str], ...]] | None = None
     _index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -59,10 +61,22 @@ class Relation:
 
 
 @dataclass(frozen=True, slots=True)
+class Pump:
+    """A pump of the program: a flow from its sources into `target`."""
+
+    name: str
+    target: str
+    started: bool  # as created: STOPPED pumps wait for a start
+    sources: tuple[str, ...]  # the relations its query reads
+    span: Span
+
+
+@dataclass(frozen=True)
 class Catalog:
-    """Relations in program order; names are unique."""
+    """Relations in program order; names are unique. Pumps, in program order."""
 
     relations: tuple[Relation, ...] = ()
+    pumps: tuple[Pump, ...] = ()
     _by_name: dict[str, Relation] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -36,10 +36,6 @@ def bind_table(statement: stmt.CreateTable | stmt.CreateStream, env: Environment
     relation is still declared, so the views that use it keep being checked.
     """
     is_stream = isinstance(statement, stmt.CreateStream)
-    if isinstance(statement, stmt.CreateStream) and statement.foreign:
-        env.not_supported(
-            "CREATE FOREIGN STREAM", Span(statement.span.start, statement.name.span.end)
-        )
     columns: list[Column] = []
     declared_at: dict[str, Span] = {}
     if is_stream:
@@ -91,8 +87,19 @@ def bind_table(statement: stmt.CreateTable | stmt.CreateStream, env: Environment
         append_only=is_stream or properties.flag("append_only"),
         materialized=properties.flag("materialized"),
         properties=properties.as_pairs(),
+        foreign=_foreign(statement),
     )
     return BoundTable(relation, frozenset(broken))
+
+
+def _foreign(
+    statement: stmt.CreateTable | stmt.CreateStream,
+) -> tuple[str | None, tuple[tuple[str, str], ...]] | None:
+    """A FOREIGN STREAM's connector: its server and options, kept as written."""
+    if not isinstance(statement, stmt.CreateStream) or not statement.foreign:
+        return None
+    server = statement.server.value if statement.server is not None else None
+    return server, tuple((option.key, option.value) for option in statement.options)
 
 
 def _bind_column(definition: stmt.ColumnDef, env: Environment) -> Column | None:

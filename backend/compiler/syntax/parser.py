@@ -137,9 +137,30 @@ def _create_table(c: Cursor, start: int) -> stmt.CreateTable:
 def _create_stream(c: Cursor, start: int, foreign: bool) -> stmt.CreateStream:
     name = _relation_name(c, "stream")
     columns, constraints = _table_elements(c)
+    server = None
+    options: tuple[stmt.Property, ...] = ()
+    if foreign:
+        if c.accept_word("server"):
+            server = c.expect_identifier("a server name")
+        if c.accept_word("options"):
+            options = _options(c)
     properties = _properties(c)
     span = Span(start, c.previous_end)
-    return stmt.CreateStream(name, foreign, columns, constraints, properties, span)
+    return stmt.CreateStream(name, foreign, columns, constraints, properties, span, server, options)
+
+
+def _options(c: Cursor) -> tuple[stmt.Property, ...]:
+    """`OPTIONS (name 'value', ...)`: a foreign stream's connector settings."""
+    c.expect_symbol("(")
+    options = []
+    while True:
+        key = c.expect_identifier("an option name")
+        value = c.expect_string("an option value (a string)")
+        options.append(stmt.Property(key.value, value.value, key.span, value.span))
+        if not c.accept_symbol(","):
+            break
+    c.expect_symbol(")")
+    return tuple(options)
 
 
 def _table_elements(

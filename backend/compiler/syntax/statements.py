@@ -107,6 +107,9 @@ class CreateStream:
     constraints: tuple[TableConstraint, ...]
     properties: tuple[Property, ...]
     span: Span
+    # A FOREIGN STREAM's connector: SERVER name OPTIONS (key 'value', ...) (SQL/MED).
+    server: Identifier | None = None
+    options: tuple[Property, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

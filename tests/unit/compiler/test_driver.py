@@ -33,7 +33,7 @@ def test_result_json_has_exactly_the_contract_keys() -> None:
     assert isinstance(result, CompileResult)
     payload = result.to_json()
     assert list(payload) == ["diagnostics", "catalog", "plan"]
-    assert list(payload["catalog"]) == ["relations"]
+    assert list(payload["catalog"]) == ["relations", "pumps"]
     assert list(payload["plan"]) == ["version", "inputs", "views"]
     assert list(payload["catalog"]["relations"][0]) == [
         "name",
@@ -45,6 +45,7 @@ def test_result_json_has_exactly_the_contract_keys() -> None:
         "local",
         "emit_final",
         "output_mode",
+        "foreign",
     ]
     json.dumps(payload)  # serialisable as is
 
@@ -85,7 +86,7 @@ def test_comments_and_whitespace_compile_to_an_empty_program() -> None:
     payload = compile_program("  -- nothing here\n/* at all */\n").to_json()
     assert payload == {
         "diagnostics": [],
-        "catalog": {"relations": []},
+        "catalog": {"relations": [], "pumps": []},
         "plan": {"version": 2, "inputs": [], "views": []},
     }
 
