@@ -30,9 +30,9 @@ def test_a_program_of_supported_constructs_is_runnable() -> None:
 
 
 def test_an_unknown_operator_is_named_with_its_view() -> None:
-    plan = _plan({"op": "window", "input": _scan(), "columns": []})
+    plan = _plan({"op": "match_recognize", "input": _scan(), "columns": []})
     assert unsupported(plan) == [
-        "view v uses the plan operator 'window', which the runtime does not run yet"
+        "view v uses the plan operator 'match_recognize', which the runtime does not run yet"
     ]
 
 
