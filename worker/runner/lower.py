@@ -90,6 +90,8 @@ BINARY: dict[str, Callable[[Column, Column], Column]] = {
     "mul": lambda a, b: a * b,
     "mod": lambda a, b: a % b,
     "like": F.like,
+    "is_distinct_from": lambda a, b: ~a.eqNullSafe(b),
+    "is_not_distinct_from": lambda a, b: a.eqNullSafe(b),
 }
 UNARY: dict[str, Callable[[Column], Column]] = {
     "not": lambda a: ~a,

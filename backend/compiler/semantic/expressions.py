@@ -93,6 +93,10 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
                 return None
             function = "is_not_null" if expr.negated else "is_null"
             return plan.Call(function, (operand,), types.BOOLEAN, False, expr.span)
+        case ast.IsBoolean():
+            return _is_boolean(expr, ctx, depth)
+        case ast.IsDistinctFrom():
+            return _is_distinct_from(expr, ctx, depth)
         case ast.Between():
             return _between(expr, ctx, depth)
         case ast.InList():
@@ -124,12 +128,6 @@ def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> N
     """Report a construct that is parsed but not compiled yet, checking its parts."""
     parts: tuple[ast.Expr | None, ...] = ()
     match expr:
-        case ast.IsBoolean():
-            construct = f"IS {'NOT ' * expr.negated}{expr.value.upper()}"
-            parts = (expr.operand,)
-        case ast.IsDistinctFrom():
-            construct = f"IS {'NOT ' * expr.negated}DISTINCT FROM"
-            parts = (expr.left, expr.right)
         case ast.InSubquery():
             construct = "IN (subquery)"
             parts = (expr.operand,)
@@ -316,6 +314,37 @@ def _comparison_hint(left: plan.Expr, right: plan.Expr) -> str | None:
     if types.is_datetime(other.type) and isinstance(text, plan.Literal):
         return f"write {other.type} '{text.value}' for a {other.type} literal"
     return "use CAST to convert one side to the other's type"
+
+
+def _is_boolean(expr: ast.IsBoolean, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """`x IS [NOT] TRUE | FALSE | UNKNOWN`: never NULL, written with the contract's calls."""
+    operand = bind_expr(expr.operand, ctx, depth)
+    if operand is None or not _check_boolean(operand, f"IS {expr.value.upper()}", ctx):
+        return None
+    if expr.value == "unknown":
+        function = "is_not_null" if expr.negated else "is_null"
+        return plan.Call(function, (operand,), types.BOOLEAN, False, expr.span)
+    if expr.value == "false":
+        operand = plan.Call("not", (operand,), types.BOOLEAN, operand.nullable, operand.span)
+    false = plan.Literal(False, types.BOOLEAN, False, expr.span)
+    holds = plan.Call("coalesce", (operand, false), types.BOOLEAN, False, expr.span)
+    if expr.negated:
+        return plan.Call("not", (holds,), types.BOOLEAN, False, expr.span)
+    return holds
+
+
+def _is_distinct_from(
+    expr: ast.IsDistinctFrom, ctx: ExprContext, depth: int
+) -> plan.Expr | None:
+    """`a IS [NOT] DISTINCT FROM b`: equality where NULL equals NULL; never NULL."""
+    left = bind_expr(expr.left, ctx, depth)
+    right = bind_expr(expr.right, ctx, depth)
+    if left is None or right is None:
+        return None
+    if not _check_comparable(left, right, "The right side of IS DISTINCT FROM", ctx):
+        return None
+    function = "is_not_distinct_from" if expr.negated else "is_distinct_from"
+    return plan.Call(function, (left, right), types.BOOLEAN, False, expr.span)
 
 
 def _between(expr: ast.Between, ctx: ExprContext, depth: int) -> plan.Expr | None:

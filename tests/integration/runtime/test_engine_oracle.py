@@ -242,6 +242,11 @@ COMPILED_ONLY = [
         "x DESC NULLS LAST, id) AS rn FROM t) AS ranked WHERE rn <= 2",
     ),
     (
+        "null_safe",
+        "SELECT id, g, x FROM t WHERE g IS DISTINCT FROM 'a' AND (x > 2) IS NOT FALSE "
+        "AND (x = 7) IS NOT TRUE AND (x < 9 OR x IS NULL) IS NOT UNKNOWN",
+    ),
+    (
         "strings",
         "SELECT name, CHAR_LENGTH(name), UPPER(SUBSTRING(name FROM 2 FOR 1)), "
         "POSITION('n' IN name), REPLACE(name, 'n', 'm'), TRIM(LEADING 'a' FROM name) FROM u",
