@@ -556,6 +556,45 @@ def _range_key(value: Column, sql_type: str) -> Column:
     return value
 
 
+def _semi_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    """[NOT] IN / [NOT] EXISTS: the left rows kept before and after the step, over the
+    whole stored inputs, the difference emitted."""
+    left_types = types_of(rel["left"]["columns"])
+    right_types = types_of(rel["right"]["columns"])
+    sides = {}
+    for side, types in (("left", left_types), ("right", right_types)):
+        change = ctx.rel(rel[side], f"{key}.{side}")
+        old = ctx.stored(f"{key}.{side}", types)
+        ctx.save(f"{key}.{side}", change, types)
+        columns = names(len(types))
+        sides[side] = (present(old, columns), present(old.unionByName(change), columns))
+    before = _kept_left(sides["left"][0], sides["right"][0], rel)
+    after = _kept_left(sides["left"][1], sides["right"][1], rel)
+    return after.unionByName(negated(before))
+
+
+def _kept_left(left: DataFrame, right: DataFrame, rel: Mapping[str, Any]) -> DataFrame:
+    width = len(rel["left"]["columns"])
+    right = shifted(right, len(rel["right"]["columns"]), width).drop(RIGHT_WEIGHT)
+    condition = F.lit(True) if rel["condition"] is None else lower_expr(rel["condition"])
+    kind = rel["kind"]
+    if kind == "semi":
+        return left.join(right, condition, "left_semi")
+    if kind == "anti":
+        return left.join(right, condition, "left_anti")
+    # NOT IN: kept when the subquery is empty, or when the value is not NULL, matches
+    # nothing, and the subquery holds no NULL.
+    value = lower_expr(rel["condition"]["args"][0])
+    column = positional(width)
+    stats = right.agg(
+        F.count(F.lit(1)).alias("__rows"),
+        F.count(F.when(F.col(column).isNull(), 1)).alias("__nulls"),
+    )
+    unmatched = left.join(right, condition, "left_anti").crossJoin(stats)
+    keep = (F.col("__rows") == 0) | (value.isNotNull() & (F.col("__nulls") == 0))
+    return unmatched.where(keep).drop("__rows", "__nulls")
+
+
 def _present(n: Column) -> Column:
     return F.when(n > 0, 1).otherwise(0)
 
@@ -590,5 +629,6 @@ RULES: dict[str, Rule] = {
     "intersect": _set_difference,
     "sort": _sort,
     "window": _window,
+    "semi": _semi_join,
     "except": _set_difference,
 }

@@ -73,9 +73,9 @@ def rel_waterline(
             *(F.col(positional(i)).alias(positional(nl + i)) for i in range(len(right.columns)))
         )
         return left.crossJoin(right)
-    if op in ("intersect", "except"):
+    if op in ("intersect", "except", "semi"):
         left = rel_waterline(spark, rel["left"], relations)
-        if op == "except":
+        if op != "intersect":
             return left  # its rows are left rows
         # A future INTERSECT row is a future row of both sides: above both waterlines.
         right = rel_waterline(spark, rel["right"], relations)

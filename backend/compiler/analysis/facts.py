@@ -34,6 +34,12 @@ def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
         case plan.Distinct():
             # A row, once present, stays: DISTINCT of insertions only inserts.
             return facts_of(rel.input, known)
+        case plan.SemiJoin():
+            # Its rows are left rows. A semi join of insertions only inserts (a match,
+            # once there, stays); anti joins delete when a match arrives.
+            left, right = facts_of(rel.left, known), facts_of(rel.right, known)
+            insert_only = rel.kind == "semi" and left.insert_only and right.insert_only
+            return Facts(left.stream, insert_only, left.waterlines)
         case plan.Window():
             # A row's window values change as its partition changes (a peer arriving
             # later): not insert-only. The input's columns keep their waterlines.

@@ -194,6 +194,15 @@ class WindowJson(TypedDict):
     columns: list[ColumnJson]
 
 
+class SemiJoinJson(TypedDict):
+    op: Literal["semi"]
+    kind: str
+    left: RelJson
+    right: RelJson
+    condition: ExprJson | None
+    columns: list[ColumnJson]
+
+
 class SetDifferenceJson(TypedDict):
     op: Literal["intersect", "except"]
     all: bool
@@ -230,6 +239,7 @@ RelJson = (
     | SetDifferenceJson
     | SortJson
     | WindowJson
+    | SemiJoinJson
 )
 
 
@@ -385,6 +395,15 @@ def rel_json(rel: plan.Rel) -> RelJson:
             return {"op": "union", "inputs": [rel_json(i) for i in rel.inputs], "columns": columns}
         case plan.Distinct():
             return {"op": "distinct", "input": rel_json(rel.input), "columns": columns}
+        case plan.SemiJoin():
+            return {
+                "op": "semi",
+                "kind": rel.kind,
+                "left": rel_json(rel.left),
+                "right": rel_json(rel.right),
+                "condition": None if rel.condition is None else expr_json(rel.condition),
+                "columns": columns,
+            }
         case plan.Window():
             return {
                 "op": "window",

@@ -231,6 +231,20 @@ class Window:
 
 
 @dataclass(frozen=True, slots=True)
+class SemiJoin:
+    """The left rows with a right row meeting `condition` (`semi`), without one
+    (`anti`), or passing SQL's NOT IN (`not_in`: `condition` is `eq(value, right
+    column)`). `condition` is over the left's columns then the right's; None is TRUE."""
+
+    kind: str  # "semi" | "anti" | "not_in"
+    left: Rel
+    right: Rel
+    condition: Expr | None
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Values:
     rows: tuple[tuple[Expr, ...], ...]
     columns: tuple[Field, ...]
@@ -262,6 +276,7 @@ Rel = (
     | SetDifference
     | Sort
     | Window
+    | SemiJoin
 )
 
 
@@ -324,7 +339,7 @@ def children(rel: Rel) -> tuple[Rel, ...]:
     match rel:
         case Scan() | Values():
             return ()
-        case Join() | SetDifference():
+        case Join() | SetDifference() | SemiJoin():
             return (rel.left, rel.right)
         case Union():
             return rel.inputs

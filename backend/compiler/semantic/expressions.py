@@ -51,6 +51,9 @@ class ExprContext:
     # A SELECT list collects its window function calls here (semantic/windows.py);
     # None where they are not allowed.
     windows: WindowCalls | None = None
+    # In a correlated subquery: the outer query's names, found when the inner
+    # scope has no column of that name.
+    outer: Scope | None = None
 
     def report(self, code: Code, message: str, span: Span, hint: str | None = None) -> None:
         self.diagnostics.append(error(code, message, span, hint=hint))
@@ -204,6 +207,18 @@ def _column(ref: ast.ColumnRef, ctx: ExprContext) -> plan.Expr | None:
     ):
         ctx.not_supported(first.value.upper(), ref.span)
         return None
+    if ctx.outer is not None:
+        scratch: list[Diagnostic] = []
+        inner = resolve_column(ctx.scope, ref, scratch, ctx.suggestions)
+        unknown = (Code.UNKNOWN_COLUMN, Code.UNKNOWN_RELATION)
+        if inner is not None or any(d.code not in unknown for d in scratch):
+            ctx.diagnostics.extend(scratch)
+            return inner
+        outer = resolve_column(ctx.outer, ref, [], ctx.suggestions)
+        if outer is not None:
+            return outer
+        ctx.diagnostics.extend(scratch)
+        return None
     return resolve_column(ctx.scope, ref, ctx.diagnostics, ctx.suggestions)
 
 
@@ -333,9 +348,7 @@ def _is_boolean(expr: ast.IsBoolean, ctx: ExprContext, depth: int) -> plan.Expr 
     return holds
 
 
-def _is_distinct_from(
-    expr: ast.IsDistinctFrom, ctx: ExprContext, depth: int
-) -> plan.Expr | None:
+def _is_distinct_from(expr: ast.IsDistinctFrom, ctx: ExprContext, depth: int) -> plan.Expr | None:
     """`a IS [NOT] DISTINCT FROM b`: equality where NULL equals NULL; never NULL."""
     left = bind_expr(expr.left, ctx, depth)
     right = bind_expr(expr.right, ctx, depth)

@@ -20,6 +20,11 @@ from backend.compiler.semantic.grouping import Grouping
 from backend.compiler.semantic.scope import Scope, ScopeEntry, report_unknown_qualifier
 from backend.compiler.semantic.set_operations import bind_set_operation, bind_values
 from backend.compiler.semantic.sorting import bind_sort
+from backend.compiler.semantic.subqueries import (
+    bind_subquery_condition,
+    conjuncts,
+    is_subquery_condition,
+)
 from backend.compiler.semantic.windows import WindowCalls, named_windows
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
@@ -174,11 +179,25 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     from_ = bind_from(select.from_, env, _bind_subquery)
     scope = from_.scope
     condition = None
-    if select.where is not None:
+    where_parts = conjuncts(select.where) if select.where is not None else []
+    plain = [part for part in where_parts if not is_subquery_condition(part)]
+    semi_joins: list[plan.SemiJoin | None] = []
+    if plain:
         ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE")
-        condition = bind_expr(select.where, ctx)
-        if condition is not None:
-            _check_condition(condition, "WHERE", env)
+        bound_parts = [bind_expr(part, ctx) for part in plain]
+        if None not in bound_parts:
+            present = [p for p in bound_parts if p is not None]
+            for part in present:
+                _check_condition(part, "WHERE", env)
+            condition = _all_of(present)
+    if from_.source is not None:
+        for part in where_parts:
+            if is_subquery_condition(part):
+                semi_joins.append(
+                    bind_subquery_condition(
+                        part, from_.source, scope, env, _bind_subquery, _bind_inner_from
+                    )
+                )
     keys: list[plan.Expr | None] = []
     if select.group_by is not None:
         ctx = ExprContext(
@@ -200,11 +219,14 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     # Parts can also fail silently (a name of an unknown relation): check them all.
     if env.has_errors_since(mark) or from_.source is None or items is None:
         return None
-    if (select.where is None) != (condition is None) or None in keys:
+    if (bool(plain) != (condition is not None)) or None in keys or None in semi_joins:
         return None
     if (select.having is None) != (having is None):
         return None
     rel: plan.Rel = from_.source
+    for semi_join in semi_joins:
+        assert semi_join is not None
+        rel = replace(semi_join, left=rel)
     if condition is not None:
         rel = plan.Filter(rel, condition, rel.columns, condition.span)
     exprs, names, spans = items
@@ -231,6 +253,23 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     if select.distinct is not None:
         rel = plan.Distinct(rel, rel.columns, select.distinct)
     return BoundQuery(rel, tuple(spans))
+
+
+def _all_of(parts: list[plan.Expr]) -> plan.Expr:
+    """The conjunction of WHERE's parts (kept as one balanced `and`)."""
+    if len(parts) == 1:
+        return parts[0]
+    middle = len(parts) // 2
+    left, right = _all_of(parts[:middle]), _all_of(parts[middle:])
+    nullable = left.nullable or right.nullable
+    return plan.Call("and", (left, right), types.BOOLEAN, nullable, left.span.to(right.span))
+
+
+def _bind_inner_from(
+    items: tuple[ast.FromItem, ...], env: Environment
+) -> tuple[Scope, plan.Rel | None]:
+    inner = bind_from(items, env, _bind_subquery)
+    return inner.scope, inner.source
 
 
 def _check_condition(condition: plan.Expr, clause: str, env: Environment) -> None:

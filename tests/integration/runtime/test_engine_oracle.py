@@ -246,6 +246,13 @@ COMPILED_ONLY = [
         "SELECT id, g, x FROM t WHERE g IS DISTINCT FROM 'a' AND (x > 2) IS NOT FALSE "
         "AND (x = 7) IS NOT TRUE AND (x < 9 OR x IS NULL) IS NOT UNKNOWN",
     ),
+    ("g_in_u", "SELECT id, g FROM t WHERE g IN (SELECT g FROM u) AND x > 1"),
+    ("g_not_in_u", "SELECT id, g FROM t WHERE g NOT IN (SELECT g FROM u WHERE name <> 'bo')"),
+    (
+        "exists_u",
+        "SELECT id, x FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name = 'ann')",
+    ),
+    ("not_exists_u", "SELECT id, g FROM t WHERE NOT EXISTS (SELECT * FROM u WHERE g = t.g)"),
     (
         "strings",
         "SELECT name, CHAR_LENGTH(name), UPPER(SUBSTRING(name FROM 2 FOR 1)), "
