@@ -191,11 +191,11 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
                 _check_condition(part, "WHERE", env)
             condition = _all_of(present)
     if from_.source is not None:
-        for part in where_parts:
-            if is_subquery_condition(part):
+        for written in where_parts:
+            if is_subquery_condition(written):
                 semi_joins.append(
                     bind_subquery_condition(
-                        part, from_.source, scope, env, _bind_subquery, _bind_inner_from
+                        written, from_.source, scope, env, _bind_subquery, _bind_inner_from
                     )
                 )
     keys: list[plan.Expr | None] = []
