@@ -98,3 +98,10 @@ def test_step_lines_name_tables_as_sql_does(spark: SparkSession) -> None:
     line = json.dumps({"T": [{"ts": "2020-01-01 00:00:00", "location": "x"}]})
     records = list(replay(spark, result.to_json()["plan"], [line]))
     assert records[0]["changes"] == [{"insert": {"ts": "2020-01-01 00:00:00", "location": "x"}}]
+
+
+def test_a_select_without_from_is_one_constant_row(spark: SparkSession) -> None:
+    result = compile_with_queries("CREATE VIEW one AS SELECT 1 AS one, UPPER('a') AS up;", [])
+    assert not result.has_errors
+    records = list(replay(spark, result.to_json()["plan"], ["{}", "{}"]))
+    assert records == [{"step": 1, "view": "one", "changes": [{"insert": {"one": 1, "up": "A"}}]}]

@@ -173,10 +173,11 @@ def _bind_body_parts(
 
 def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     mark = len(env.diagnostics)
-    if not select.from_:
-        select_keyword = Span(select.span.start, select.span.start + len("select"))
-        env.not_supported("SELECT without FROM", select_keyword)
     from_ = bind_from(select.from_, env, _bind_subquery)
+    if not select.from_:
+        # SELECT without FROM reads one row of no columns (a constant, like VALUES).
+        select_keyword = Span(select.span.start, select.span.start + len("select"))
+        from_.source = plan.Values(((),), (), select_keyword)
     scope = from_.scope
     condition = None
     where_parts = conjuncts(select.where) if select.where is not None else []
