@@ -67,7 +67,11 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = service_url("DATABASE_URL")
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+# Connections are kept for a minute, and checked before reuse: after a database restart
+# a stale one is replaced instead of failing the request that finds it.
+DATABASES = {
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = service_url("REDIS_URL")
