@@ -8,6 +8,7 @@ statement's first error is reported in one pass.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from backend.compiler.diagnostics import Diagnostic
@@ -151,16 +152,7 @@ def _create_stream(c: Cursor, start: int, foreign: bool) -> stmt.CreateStream:
 
 def _options(c: Cursor) -> tuple[stmt.Property, ...]:
     """`OPTIONS (name 'value', ...)`: a foreign stream's connector settings."""
-    c.expect_symbol("(")
-    options = []
-    while True:
-        key = c.expect_identifier("an option name")
-        value = c.expect_string("an option value (a string)")
-        options.append(stmt.Property(key.value, value.value, key.span, value.span))
-        if not c.accept_symbol(","):
-            break
-    c.expect_symbol(")")
-    return tuple(options)
+    return _pairs(c, lambda: c.expect_identifier("an option name"), separator=None)
 
 
 def _table_elements(
@@ -239,17 +231,25 @@ def _properties(c: Cursor) -> tuple[stmt.Property, ...]:
     """`WITH ('key' = 'value', ...)`; absent means no properties."""
     if not c.accept_word("with"):
         return ()
+    return _pairs(c, lambda: c.expect_string("a property name such as 'append_only'"), "=")
+
+
+def _pairs(
+    c: Cursor, key: Callable[[], Token | ast.Identifier], separator: str | None
+) -> tuple[stmt.Property, ...]:
+    """`(key [separator] 'value', ...)`: WITH properties and OPTIONS alike."""
     c.expect_symbol("(")
-    properties = []
+    pairs = []
     while True:
-        key = c.expect_string("a property name such as 'append_only'")
-        c.expect_symbol("=")
-        value = c.expect_string("a property value (a string)")
-        properties.append(stmt.Property(key.value, value.value, key.span, value.span))
+        written = key()
+        if separator is not None:
+            c.expect_symbol(separator)
+        value = c.expect_string("a value (a string)")
+        pairs.append(stmt.Property(written.value, value.value, written.span, value.span))
         if not c.accept_symbol(","):
             break
     c.expect_symbol(")")
-    return tuple(properties)
+    return tuple(pairs)
 
 
 # ---------------------------------------------------------------- views, pumps, DML
