@@ -38,8 +38,13 @@ def bind_sort(
     )
 
 
-def _bind_key(item: ast.OrderItem, rel: plan.Rel, env: Environment) -> plan.SortKey | None:
+def sort_key(expr: plan.Expr, item: ast.OrderItem) -> plan.SortKey:
+    """`expr` ordered as `item` says; unsaid, NULLs sort as if larger than any value."""
     nulls_first = item.descending if item.nulls is None else item.nulls == "first"
+    return plan.SortKey(expr, item.descending, nulls_first)
+
+
+def _bind_key(item: ast.OrderItem, rel: plan.Rel, env: Environment) -> plan.SortKey | None:
     if isinstance(item.expr, ast.NumberLiteral) and item.expr.kind == "integer":
         position = int(item.expr.text)
         if not 1 <= position <= len(rel.columns):
@@ -54,7 +59,7 @@ def _bind_key(item: ast.OrderItem, rel: plan.Rel, env: Environment) -> plan.Sort
             return None
         column = rel.columns[position - 1]
         ref = plan.ColumnRef(position - 1, column.name, column.type, column.nullable, item.span)
-        return plan.SortKey(ref, item.descending, nulls_first)
+        return sort_key(ref, item)
     entry = ScopeEntry("", item.span, "the query's output", rel.columns, 0)
     ctx = ExprContext(
         Scope((entry,)), env.diagnostics, env.suggestions, aggregate_clause="ORDER BY"
@@ -62,7 +67,7 @@ def _bind_key(item: ast.OrderItem, rel: plan.Rel, env: Environment) -> plan.Sort
     key = bind_expr(item.expr, ctx)
     if key is None:
         return None
-    return plan.SortKey(key, item.descending, nulls_first)
+    return sort_key(key, item)
 
 
 def _constant(expr: ast.Expr, clause: str, env: Environment) -> int | bool:

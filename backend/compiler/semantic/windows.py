@@ -19,6 +19,7 @@ from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import aggregates, types
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.sorting import sort_key
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -61,13 +62,7 @@ class WindowCalls:
         base = self._named(over.base, found)
         if base is None:
             return None
-        return ast.WindowSpec(
-            None,
-            over.partition_by or base.partition_by,
-            over.order_by or base.order_by,
-            over.frame or base.frame,
-            over.span,
-        )
+        return _refined(over, base)
 
     def _named(self, name: ast.Identifier, found: list[Diagnostic]) -> ast.WindowSpec | None:
         spec = self.named.get(name.value)
@@ -99,16 +94,20 @@ def named_windows(select: ast.Select, found: list[Diagnostic]) -> dict[str, ast.
             )
             continue
         if spec.base is not None and spec.base.value in named:
-            base = named[spec.base.value]
-            spec = ast.WindowSpec(
-                None,
-                spec.partition_by or base.partition_by,
-                spec.order_by or base.order_by,
-                spec.frame or base.frame,
-                spec.span,
-            )
+            spec = _refined(spec, named[spec.base.value])
         named[window.name.value] = spec
     return named
+
+
+def _refined(spec: ast.WindowSpec, base: ast.WindowSpec) -> ast.WindowSpec:
+    """`spec` written over the named window `base`: what it leaves out comes from `base`."""
+    return ast.WindowSpec(
+        None,
+        spec.partition_by or base.partition_by,
+        spec.order_by or base.order_by,
+        spec.frame or base.frame,
+        spec.span,
+    )
 
 
 def _bind_call(
@@ -128,11 +127,7 @@ def _bind_call(
     if None in args or None in partition or None in order:
         return None
     keys = tuple(
-        plan.SortKey(
-            expr,
-            item.descending,
-            item.descending if item.nulls is None else item.nulls == "first",
-        )
+        sort_key(expr, item)
         for expr, item in zip(order, spec.order_by, strict=True)
         if expr is not None
     )
