@@ -9,7 +9,7 @@ import datetime as dt
 import decimal
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from backend.core.errors import ApplicationError
@@ -114,15 +114,20 @@ def _split_change(index: int, change: Any) -> tuple[int, dict[str, Any]]:
     return 1, change
 
 
-def relation_named(relations: Iterable[dict[str, Any]], name: str) -> dict[str, Any] | None:
-    """The relation `name` names: its exact (quoted) name, else as an unquoted SQL
-    identifier would read it (folded to lower case): `Orders` finds `orders`."""
-    candidates = list(relations)
+def sql_name(name: str, known: Collection[str]) -> str | None:
+    """The known name `name` means, as SQL matches names: exactly (a quoted name), else
+    folded to lower case as an unquoted identifier is (`Orders` is `orders`)."""
     for folded in (name, name.lower()):
-        for relation in candidates:
-            if relation["name"] == folded:
-                return relation
+        if folded in known:
+            return folded
     return None
+
+
+def relation_named(relations: Iterable[dict[str, Any]], name: str) -> dict[str, Any] | None:
+    """The table, stream or view `name` names (see `sql_name`), or None."""
+    by_name = {relation["name"]: relation for relation in relations}
+    found = sql_name(name, by_name)
+    return None if found is None else by_name[found]
 
 
 def normalize_changes(relation: dict[str, Any], changes: Any) -> list[tuple[int, dict[str, Any]]]:
@@ -155,8 +160,8 @@ def _with_column_names(
     to lower case as an unquoted identifier is (`productId` is column `productid`)."""
     named = {}
     for key, value in row.items():
-        name = key if key in columns else key.lower()
-        if name not in columns:
+        name = sql_name(key, columns)
+        if name is None:
             raise ApplicationError(
                 f"Change {index}: no column '{key}' in '{relation['name']}'",
                 details={"index": index, "column": key},

@@ -453,26 +453,15 @@ def _sort(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 
 def _kept(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> DataFrame:
     """The rows of a multiset at positions offset+1 .. offset+limit in key order."""
-    order = []
-    for sort_key in rel["keys"]:
-        value = lower_expr(sort_key["expr"])
-        if sort_key["descending"]:
-            order.append(
-                value.desc_nulls_first() if sort_key["nulls_first"] else value.desc_nulls_last()
-            )
-        else:
-            order.append(
-                value.asc_nulls_first() if sort_key["nulls_first"] else value.asc_nulls_last()
-            )
+    order = [_ordered(lower_expr(key["expr"]), key) for key in rel["keys"]]
     order.extend(F.col(c).asc_nulls_first() for c in columns)  # ties: a deterministic answer
-    copies = rows.withColumn("__copy", F.explode(F.sequence(F.lit(1), F.col(WEIGHT))))
     position = F.row_number().over(Window.orderBy(*order))
-    ranked = copies.withColumn("__position", position)
+    ranked = _copies(rows).withColumn("__position", position)
     first = int(rel["offset"]) + 1
     kept = ranked.where(F.col("__position") >= first)
     if rel["limit"] is not None:
         kept = kept.where(F.col("__position") < first + int(rel["limit"]))
-    return kept.groupBy(*columns).agg(F.count(F.lit(1)).alias(WEIGHT))
+    return _counted(kept, columns)
 
 
 def _window(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
@@ -499,26 +488,41 @@ def _window(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 
 def _windowed(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> DataFrame:
     """Each row of a multiset (one copy per multiplicity) with its window values."""
-    copies = rows.withColumn("__copy", F.explode(F.sequence(F.lit(1), F.col(WEIGHT))))
-    values = []
-    for index, call in enumerate(rel["calls"]):
-        values.append(_window_value(call, columns).alias(positional(len(columns) + index)))
-    result = copies.select(*columns, *values)
-    return result.groupBy(*result.columns).agg(F.count(F.lit(1)).alias(WEIGHT))
+    values = [
+        _window_value(call, columns).alias(positional(len(columns) + index))
+        for index, call in enumerate(rel["calls"])
+    ]
+    result = _copies(rows).select(*columns, *values)
+    return _counted(result, result.columns)
+
+
+def _copies(rows: DataFrame) -> DataFrame:
+    """A weighted multiset as one row per copy (a weight of n: n rows), to rank rows."""
+    return rows.withColumn("__copy", F.explode(F.sequence(F.lit(1), F.col(WEIGHT))))
+
+
+def _counted(rows: DataFrame, columns: Sequence[str]) -> DataFrame:
+    """Rows back as a weighted multiset of `columns`: the weight counts equal rows."""
+    return rows.groupBy(*columns).agg(F.count(F.lit(1)).alias(WEIGHT))
+
+
+def _ordered(value: Column, key: Mapping[str, Any]) -> Column:
+    """`value` ordered as the plan's sort key says (direction and NULLs' place)."""
+    first = key["nulls_first"]
+    if key["descending"]:
+        return value.desc_nulls_first() if first else value.desc_nulls_last()
+    return value.asc_nulls_first() if first else value.asc_nulls_last()
 
 
 def _window_value(call: Mapping[str, Any], columns: list[str]) -> Column:
+    offsets = (call["frame"]["start"], call["frame"]["end"])
+    numeric = call["frame"]["unit"] == "range" and any(o not in (None, 0) for o in offsets)
     order = []
     for sort_key in call["order"]:
         value = lower_expr(sort_key["expr"])
-        offsets = (call["frame"]["start"], call["frame"]["end"])
-        if call["frame"]["unit"] == "range" and any(o not in (None, 0) for o in offsets):
+        if numeric:  # a RANGE with offsets needs a number to add them to
             value = _range_key(value, sort_key["expr"]["type"])
-        first = sort_key["nulls_first"]
-        if sort_key["descending"]:
-            order.append(value.desc_nulls_first() if first else value.desc_nulls_last())
-        else:
-            order.append(value.asc_nulls_first() if first else value.asc_nulls_last())
+        order.append(_ordered(value, sort_key))
     spec = Window.partitionBy(*(lower_expr(e) for e in call["partition"]))
     function = call["function"]
     if function == "row_number":  # ties broken by the whole row: a deterministic answer
@@ -627,8 +631,8 @@ RULES: dict[str, Rule] = {
     "aggregate": _aggregate,
     "join": _join,
     "intersect": _set_difference,
+    "except": _set_difference,
     "sort": _sort,
     "window": _window,
     "semi": _semi_join,
-    "except": _set_difference,
 }
