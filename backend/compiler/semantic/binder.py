@@ -19,7 +19,7 @@ from backend.compiler.semantic.lateness import (
     report_unused_lateness,
 )
 from backend.compiler.semantic.properties import Properties, check_properties
-from backend.compiler.semantic.pumps import bind_pump, pump_entry
+from backend.compiler.semantic.pumps import bind_pump, check_pump_cycles, pump_entry
 from backend.compiler.semantic.queries import (
     bind_query,
     bind_statement_query,
@@ -65,6 +65,7 @@ def bind(program: stmt.Program) -> tuple[Catalog, plan.Plan | None, tuple[Diagno
         if outcome.view is not None:
             views.append(outcome.view)
     report_unused_lateness(env)
+    check_pump_cycles(views, tuple(pumps.values()), env)
     catalog = Catalog(tuple(relations))
     inputs = tuple(r for r in relations if r.kind is not RelationKind.VIEW)
     # The plan of what bound; the driver drops it when there is any error.

@@ -9,6 +9,8 @@ written STOPPED.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from backend.compiler.diagnostics import Code, Note, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
@@ -109,11 +111,72 @@ def _target_positions(insert: stmt.Insert, target: Relation, env: Environment) -
 
 def pump_entry(pump: plan.PumpPlan) -> Pump:
     """The catalog's view of a pump: what it reads and where it writes."""
-    sources: list[str] = []
-    stack: list[plan.Rel] = [pump.query]
+    return Pump(pump.name, pump.target, pump.started, scanned(pump.query), pump.span)
+
+
+def scanned(rel: plan.Rel) -> tuple[str, ...]:
+    """The tables, streams and views a query reads, sorted."""
+    sources: set[str] = set()
+    stack: list[plan.Rel] = [rel]
     while stack:
-        rel = stack.pop()
-        if isinstance(rel, plan.Scan) and rel.relation not in sources:
-            sources.append(rel.relation)
-        stack.extend(plan.children(rel))
-    return Pump(pump.name, pump.target, pump.started, tuple(sorted(sources)), pump.span)
+        node = stack.pop()
+        if isinstance(node, plan.Scan):
+            sources.add(node.relation)
+        stack.extend(plan.children(node))
+    return tuple(sorted(sources))
+
+
+def check_pump_cycles(
+    views: Sequence[plan.ViewPlan], pumps: Sequence[plan.PumpPlan], env: Environment
+) -> None:
+    """A pump whose rows flow back into its own query (through views and other pumps)
+    would feed itself forever within a step: SQL320 at the first pump of each cycle."""
+    readers: dict[str, list[tuple[str, plan.PumpPlan | None]]] = {}
+    for view in views:
+        for source in scanned(view.query):
+            readers.setdefault(source, []).append((view.name, None))
+    for pump in pumps:
+        for source in scanned(pump.query):
+            readers.setdefault(source, []).append((pump.target, pump))
+    reported: set[str] = set()
+    for pump in pumps:
+        path = _path(pump.target, set(scanned(pump.query)), readers)
+        if path is None or pump.name in reported:
+            continue
+        cycle = [p.name for _, p in path if p is not None]
+        reported.update(cycle)
+        hops = [pump.target]
+        for name, crossed in path:
+            hops.extend([f"pump {crossed.name}", name] if crossed is not None else [name])
+        env.report(
+            error(
+                Code.PUMP_CYCLE,
+                f"Pump '{pump.name}' inserts into '{pump.target}', which its own query reads "
+                f"({' -> '.join(hops)} -> pump {pump.name})",
+                pump.span,
+                hint="a pump must not feed the relations it reads; write into another stream",
+            )
+        )
+
+
+def _path(
+    start: str,
+    goals: set[str],
+    readers: dict[str, list[tuple[str, plan.PumpPlan | None]]],
+) -> list[tuple[str, plan.PumpPlan | None]] | None:
+    """The relations from `start` to one of `goals` along readers (with the pumps crossed)."""
+    if start in goals:
+        return []
+    seen = {start}
+    queue: list[tuple[str, list[tuple[str, plan.PumpPlan | None]]]] = [(start, [])]
+    while queue:
+        name, path = queue.pop(0)
+        for reader, pump in readers.get(name, []):
+            if reader in seen:
+                continue
+            step = [*path, (reader, pump)]
+            if reader in goals:
+                return step
+            seen.add(reader)
+            queue.append((reader, step))
+    return None

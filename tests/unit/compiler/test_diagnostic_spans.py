@@ -163,6 +163,12 @@ CASES = [
         ["SQL309"],
     ),
     (
+        "pump_cycle",
+        "CREATE STREAM a (x INT);\nCREATE VIEW v AS SELECT STREAM * FROM a;\n"
+        "«CREATE PUMP p AS INSERT INTO a SELECT STREAM * FROM v»",
+        ["SQL320"],
+    ),
+    (
         "except_shape",
         T + "CREATE VIEW w AS SELECT a FROM t «EXCEPT ALL» SELECT a, a FROM t",
         ["SQL215"],
