@@ -125,12 +125,23 @@ class LiveStack:
         self, pipeline: str, view: str, done: Any, timeout: float = 120
     ) -> set[tuple[Any, ...]]:
         """Poll the view's integrated content until `done(rows)`; the rows."""
-        deadline = time.monotonic() + timeout
-        while True:
+        rows: set[tuple[Any, ...]] = set()
+
+        def reached() -> bool:
+            nonlocal rows
             rows = self.view_rows(pipeline, view)
-            if done(rows):
-                return rows
-            assert time.monotonic() < deadline, f"{view} is still {rows}"
+            return bool(done(rows))
+
+        self.wait_for(reached, timeout, lambda: f"{view} is still {rows}")
+        return rows
+
+    def wait_for(
+        self, condition: Any, timeout: float = 120, message: Any = lambda: "timed out"
+    ) -> None:
+        """Poll `condition()` until it is true; fail with `message()` after `timeout` s."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            assert time.monotonic() < deadline, message()
             time.sleep(0.3)
 
     def wait_for_state(

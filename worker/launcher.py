@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import psutil
@@ -45,7 +46,24 @@ def spawn_runner(pipeline_id: int) -> int:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+    _await_exec(process.pid)
     return process.pid
+
+
+def _await_exec(pid: int, timeout_s: float = 5.0) -> None:
+    """Wait until the new process shows its command line. Popen returns while the
+    kernel may still be setting up the exec'd program, when /proc shows an empty
+    command line: `runner_alive` would then take a healthy runner for a dead one."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).cmdline():
+                return
+        except psutil.NoSuchProcess:
+            return  # it exited already: runner_alive will say so
+        except psutil.AccessDenied:
+            pass
+        time.sleep(0.01)
 
 
 def runner_alive(pid: int | None, pipeline_id: int) -> bool:

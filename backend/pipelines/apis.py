@@ -11,8 +11,8 @@ from rest_framework.views import APIView
 from backend.accounts.models import ApiKey
 from backend.core.apis import ErrorSerializer
 from backend.core.errors import ApplicationError
-from backend.pipelines import selectors, services
-from backend.pipelines.models import DesiredState, OnRunnerFailure, State
+from backend.pipelines import pumps, selectors, services
+from backend.pipelines.models import DesiredState, OnRunnerFailure, Pump, State
 
 
 class PipelineSerializer(serializers.Serializer):
@@ -196,3 +196,32 @@ class PipelineEventsApi(APIView):
         return Response(
             PipelineEventSerializer(selectors.pipeline_events(pipeline=pipeline), many=True).data
         )
+
+
+class PumpSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    target = serializers.CharField(help_text="the stream or table it inserts into")
+    sources = serializers.ListField(child=serializers.CharField())
+    state = serializers.ChoiceField(choices=Pump.State.choices)
+    processed_rows = serializers.IntegerField(help_text="rows it inserted so far")
+
+
+class PipelinePumpsApi(APIView):
+    @extend_schema(responses=PumpSerializer(many=True), operation_id="pipelines_pumps")
+    def get(self, request: Request, name: str) -> Response:
+        return Response(
+            PumpSerializer(pumps.pump_list(user=request.user, name=name), many=True).data
+        )
+
+
+class PipelinePumpActionApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={202: PumpSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+        operation_id="pipelines_pump_action",
+    )
+    def post(self, request: Request, name: str, pump: str, action: str) -> Response:
+        shaped = pumps.pump_request_action(
+            user=request.user, name=name, pump=pump, action=action, actor=_actor(request)
+        )
+        return Response(PumpSerializer(shaped).data, status=status.HTTP_202_ACCEPTED)

@@ -152,3 +152,29 @@ class DroppedRow(models.Model):
     @property
     def row(self) -> dict[str, Any]:
         return json.loads(self.row_json)  # type: ignore[no-any-return]
+
+
+class Pump(models.Model):
+    """A pump of the pipeline's program (CREATE PUMP) and the state an operator set.
+
+    The runner reads the state at each step: running pumps move rows into their
+    target, paused ones hold their input (nothing is lost), stopped ones ignore it
+    (worker/runner/pumps.py).
+    """
+
+    class State(models.TextChoices):
+        RUNNING = "running"
+        PAUSED = "paused"
+        STOPPED = "stopped"
+
+    pipeline = models.ForeignKey(Pipeline, on_delete=models.CASCADE, related_name="pumps")
+    name = models.CharField(max_length=200)
+    state = models.CharField(max_length=10, choices=State.choices)
+    processed_rows = models.BigIntegerField(default=0)  # rows it inserted into its target
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pipeline", "name"], name="unique_pipeline_pump")
+        ]
+        ordering = ["id"]

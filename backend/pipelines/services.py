@@ -24,6 +24,7 @@ from backend.pipelines.models import (
     State,
     ViewDelta,
 )
+from backend.pipelines.pumps import pumps_count_rows, pumps_sync
 from backend.pipelines.selectors import visible_pipelines
 from backend.programs.models import ProgramVersion
 from backend.programs.selectors import program_latest_version
@@ -77,12 +78,14 @@ def pipeline_create(
         raise Conflict(f"A pipeline named '{name}' already exists")
     require_pipeline_room(version.program.team)
     _require_runnable(version)
-    return Pipeline.objects.create(
+    pipeline = Pipeline.objects.create(
         name=name,
         program=version.program,
         program_version=version,
         on_runner_failure=on_runner_failure,
     )
+    pumps_sync(pipeline=pipeline)
+    return pipeline
 
 
 def _require_runnable(version: ProgramVersion) -> None:
@@ -227,11 +230,13 @@ def pipeline_deploy(*, user: AbstractBaseUser, name: str, actor: str) -> Pipelin
         if latest.pk != pipeline.program_version_id:
             previous = pipeline.program_version
             message = f"deployed program version {latest.version} (was {previous.version})"
-            if latest.plan != previous.plan:
+            reset = latest.plan != previous.plan
+            if reset:
                 _reset_run(pipeline)
                 message += "; state reset: every accepted input is processed again"
             pipeline.program_version = latest
             pipeline.save(update_fields=["program_version", "updated_at"])
+            pumps_sync(pipeline=pipeline, reset=reset)
             PipelineEvent.objects.create(
                 pipeline=pipeline,
                 from_state=pipeline.state,
@@ -345,6 +350,7 @@ def pipeline_record_step(
     duration_ms: float,
     deltas: dict[str, list[dict[str, Any]]],
     dropped: list[dict[str, Any]] | None = None,
+    pumped: dict[str, int] | None = None,
 ) -> int | None:
     """Store a completed step and its view deltas, then publish them.
 
@@ -370,6 +376,7 @@ def pipeline_record_step(
         )
         pipeline.last_step = step
         _record_dropped(pipeline, step, dropped or [])
+        pumps_count_rows(pipeline_id=pipeline_id, pumped=pumped or {})
         pipeline.save(update_fields=["last_step", "dropped_counts", "updated_at"])
         name = pipeline.name
     for view, changes in deltas.items():

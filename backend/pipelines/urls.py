@@ -23,4 +23,10 @@ urlpatterns = [
         name="pipeline-late-rows",
     ),
     path("pipelines/<slug:name>/events", apis.PipelineEventsApi.as_view(), name="pipeline-events"),
+    path("pipelines/<slug:name>/pumps", apis.PipelinePumpsApi.as_view(), name="pipeline-pumps"),
+    re_path(
+        r"^pipelines/(?P<name>[-\w]+)/pumps/(?P<pump>[^/]+)/(?P<action>start|pause|resume|stop)$",
+        apis.PipelinePumpActionApi.as_view(),
+        name="pipeline-pump-action",
+    ),
 ]

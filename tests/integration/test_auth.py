@@ -16,7 +16,13 @@ from tests.live import PASSWORD, USER, LiveStack, next_message
 
 OPEN_ROUTES = {"api/v1/health", "api/v1/auth/session", "api/v1/auth/login"}
 PROGRAM = "CREATE TABLE t (x INT);\nCREATE VIEW v AS SELECT x FROM t;\n"
-SAMPLE_ARGUMENTS = {"name": "some-name", "action": "start", "relation": "t", "prefix": "abc"}
+SAMPLE_ARGUMENTS = {
+    "name": "some-name",
+    "action": "start",
+    "relation": "t",
+    "prefix": "abc",
+    "pump": "p",
+}
 
 
 def api_routes() -> list[str]:

@@ -29,6 +29,15 @@ def test_a_program_of_supported_constructs_is_runnable() -> None:
     assert unsupported(result.spec or {}) == []
 
 
+def test_pumps_are_runnable_and_their_queries_are_checked() -> None:
+    pump = {"name": "p", "target": "t", "started": True}
+    assert unsupported(_plan(_scan(), pumps=[{**pump, "query": _scan()}])) == []
+    odd = {**pump, "query": {"op": "match_recognize", "input": _scan(), "columns": []}}
+    assert unsupported(_plan(_scan(), pumps=[odd])) == [
+        "pump p uses the plan operator 'match_recognize', which the runtime does not run yet"
+    ]
+
+
 def test_an_unknown_operator_is_named_with_its_view() -> None:
     plan = _plan({"op": "match_recognize", "input": _scan(), "columns": []})
     assert unsupported(plan) == [
@@ -53,15 +62,15 @@ def test_unknown_functions_and_aggregates_are_named_once_each() -> None:
 
 
 def test_program_level_constructs_and_input_kinds_are_named() -> None:
-    plan = _plan(_scan(), pumps=[{"name": "p"}])
+    plan = _plan(_scan(), triggers=[{"name": "p"}])
     plan["inputs"] = [{"name": "s", "kind": "foreign_stream", "columns": []}]
     assert unsupported(plan) == [
-        "the program's pumps are not run by the runtime yet",
+        "the program's triggers are not run by the runtime yet",
         "s is a foreign_stream, which the runtime does not read yet",
     ]
 
 
-def test_a_compiled_program_with_pumps_and_a_foreign_stream_is_refused_in_plain_words() -> None:
+def test_a_compiled_program_with_a_foreign_stream_is_refused_in_plain_words() -> None:
     sql = """
         CREATE STREAM trades (ticker VARCHAR, shares INT);
         CREATE STREAM big (ticker VARCHAR, shares INT);
@@ -71,6 +80,5 @@ def test_a_compiled_program_with_pumps_and_a_foreign_stream_is_refused_in_plain_
     result = compile_program(sql)
     assert not result.has_errors, result.diagnostics_json()
     assert unsupported(result.spec or {}) == [
-        "the program's pumps are not run by the runtime yet",
         "prices is a foreign stream, whose connector the runtime does not read yet",
     ]

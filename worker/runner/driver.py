@@ -18,6 +18,7 @@ from pyspark.sql import DataFrame
 from pyspark.sql.streaming import StreamingQuery
 
 from backend.pipelines.models import DesiredState, Pipeline, State
+from backend.pipelines.pumps import pump_states
 from backend.pipelines.services import (
     pipeline_record_step,
     pipeline_runner_exited,
@@ -60,7 +61,7 @@ class StepSink:
             step_no = (
                 Pipeline.objects.values_list("last_step", flat=True).get(pk=self.pipeline_id) + 1
             )
-            result = self.engine.step(step_no, batch)
+            result = self.engine.step(step_no, batch, pump_states(pipeline_id=self.pipeline_id))
         finally:
             batch.unpersist()
         step = pipeline_record_step(
@@ -70,6 +71,7 @@ class StepSink:
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
             deltas=result.deltas,
             dropped=result.dropped,
+            pumped=result.pumped,
         )
         log.info("batch %s -> step %s (%s input rows)", batch_id, step, input_rows)
 

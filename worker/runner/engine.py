@@ -4,6 +4,7 @@
     result = engine.step(1, changes)   # changes: DataFrame (seq, relation, weight, row)
     result.deltas    # {view: [{"insert": row} | {"delete": row}, ...]}
     result.dropped   # [{"relation", "row", "reason": "late" | "out_of_order"}]
+    result.pumped    # {pump: rows it inserted} (pumps: worker/runner/pumps.py)
 
 A step is two Spark actions: the input changes are materialised once in Spark's
 block manager (every part of the step reads them from there); then the output
@@ -31,6 +32,7 @@ from worker.runner.incremental import Lowering, consolidate, literal_rows, names
 from worker.runner.inputs import table_input
 from worker.runner.keys import has_upserts, upserted
 from worker.runner.lower import WEIGHT
+from worker.runner.pumps import as_input_log, declared_states, pump_order, pumped
 from worker.runner.source import SCHEMA
 from worker.runner.state import MemoryStateStore, Multiset, Snapshot, StateStore
 from worker.runner.step import AS_STRING, Change, _as_json, _consolidated, in_view_order
@@ -44,6 +46,7 @@ INPUT_SCHEMA = "seq:bigint,relation:string,weight:smallint,row:string"
 class StepResult:
     deltas: dict[str, list[Change]] = field(default_factory=dict)
     dropped: list[dict[str, Any]] = field(default_factory=list)
+    pumped: dict[str, int] = field(default_factory=dict)  # rows each running pump inserted
 
 
 def _tagged(df: DataFrame, tag: str, name: Any, weight: Any, row: Any, seq: Any) -> DataFrame:
@@ -68,8 +71,17 @@ class StepEngine:
             for v in plan["views"]
             if v.get("emit_final") is not None and not v.get("local")
         }
+        self.relations = {r["name"]: r for r in plan["inputs"]}
+        self.views = {v["name"]: v for v in plan["views"]}
+        self.pumps = {p["name"]: (i, p) for i, p in enumerate(plan.get("pumps", []))}
+        self.columns = {r["name"]: r["columns"] for r in [*plan["inputs"], *plan["views"]]}
+        self.order = pump_order(plan)
 
-    def step(self, step_no: int, changes: DataFrame) -> StepResult:
+    def step(
+        self, step_no: int, changes: DataFrame, pumps: Mapping[str, str] | None = None
+    ) -> StepResult:
+        """Run step `step_no` on its input `changes`; `pumps` gives each pump's state
+        (running, paused or stopped; as the program declares them when absent)."""
         snapshot = self.state.load(before_step=step_no)
         values = snapshot.values
         maxima: dict[str, str] = values.get("maxima", {})
@@ -78,44 +90,38 @@ class StepEngine:
         held_rows = [dict(zip(SCHEMA.names, r, strict=True)) for r in values.get("held", [])]
         held = literal_rows(self.spark, held_rows, INPUT_SCHEMA)
         ctx = Lowering(self.spark, {}, snapshot.multisets, not values.get("started"))
+        states = {**declared_states(self.plan), **(pumps or {})}
+        pumped_rows: dict[str, list[DataFrame]] = defaultdict(list)
         records: list[DataFrame] = []
-        for relation in self.plan["inputs"]:
-            name = relation["name"]
-            tables = table_input(
-                relation,
-                changes.where(F.col("relation") == name),
-                held.where(F.col("relation") == name),
-                maxima,
-            )
-            if has_upserts(relation):
-                ctx.changes[name] = upserted(ctx, relation, tables.changes)
+        for kind, name in self.order:
+            if kind == "input":
+                relation = self.relations[name]
+                new = changes.where(F.col("relation") == name)
+                for more in pumped_rows[name]:
+                    new = new.unionByName(more)
+                records += self._input(ctx, relation, new, held, maxima)
+            elif kind == "pump":
+                index, pump = self.pumps[name]
+                rows = pumped(ctx, pump, states[name], self.columns)
+                if rows is not None:
+                    target = self.relations[pump["target"]]
+                    pumped_rows[pump["target"]].append(as_input_log(rows, target, index))
+                    count = rows.agg(F.sum(F.abs(WEIGHT)).alias("n"))
+                    records.append(
+                        _tagged(
+                            count, "pumped", name, F.col("n"), F.lit(None).cast("string"), F.lit(0)
+                        )
+                    )
             else:
-                ctx.changes[name] = tables.changes.drop("seq")
-            records.append(
-                _tagged(
-                    tables.dropped,
-                    "dropped",
-                    F.concat_ws("\u0000", F.lit(name), F.col("reason")),
-                    F.lit(0),
-                    F.col("row"),
-                    F.col("seq"),
+                view = self.views[name]
+                delta = ctx.rel(view["query"], name)
+                ctx.changes[name] = delta
+                if view.get("local"):
+                    continue
+                published = _as_json(view, _consolidated(delta, len(view["columns"])))
+                records.append(
+                    _tagged(published, "out", name, F.col("weight"), F.col("row"), F.lit(0))
                 )
-            )
-            records.append(
-                _tagged(tables.held, "held", name, F.col("weight"), F.col("row"), F.col("seq"))
-            )
-            for key, top in tables.maxima.items():
-                records.append(_tagged(top, "max", key, F.lit(0), F.col("value"), F.lit(0)))
-        for view in self.plan["views"]:
-            delta = ctx.rel(view["query"], view["name"])
-            ctx.changes[view["name"]] = delta
-            if view.get("local"):
-                continue
-            width = len(view["columns"])
-            published = _as_json(view, _consolidated(delta, width))
-            records.append(
-                _tagged(published, "out", view["name"], F.col("weight"), F.col("row"), F.lit(0))
-            )
         for save in ctx.saves:
             keyed = save.changes.select(row_json(save.changes, save.types).alias("row"), WEIGHT)
             summed = consolidate(keyed, ["row"])
@@ -128,6 +134,31 @@ class StepEngine:
         collected = union.collect()
         return self._finish(step_no, snapshot, collected)
 
+    def _input(
+        self,
+        ctx: Lowering,
+        relation: Mapping[str, Any],
+        new: DataFrame,
+        held: DataFrame,
+        maxima: Mapping[str, str],
+    ) -> list[DataFrame]:
+        """A table's or stream's changes of the step into `ctx`; its records (dropped and
+        held rows, new time maxima) to collect."""
+        name = relation["name"]
+        tables = table_input(relation, new, held.where(F.col("relation") == name), maxima)
+        if has_upserts(relation):
+            ctx.changes[name] = upserted(ctx, relation, tables.changes)
+        else:
+            ctx.changes[name] = tables.changes.drop("seq")
+        reason = F.concat_ws("\u0000", F.lit(name), F.col("reason"))
+        records = [
+            _tagged(tables.dropped, "dropped", reason, F.lit(0), F.col("row"), F.col("seq")),
+            _tagged(tables.held, "held", name, F.col("weight"), F.col("row"), F.col("seq")),
+        ]
+        for key, top in tables.maxima.items():
+            records.append(_tagged(top, "max", key, F.lit(0), F.col("value"), F.lit(0)))
+        return records
+
     def _finish(self, step_no: int, snapshot: Snapshot, collected: list[Any]) -> StepResult:
         multisets = snapshot.multisets
         values = dict(snapshot.values)
@@ -135,6 +166,7 @@ class StepEngine:
         outputs: dict[str, Multiset] = defaultdict(dict)
         dropped: list[tuple[int, dict[str, Any]]] = []
         held: list[list[Any]] = []
+        pumped_counts: dict[str, int] = {}
         for record in collected:
             tag = record["tag"]
             if tag == "out":
@@ -153,6 +185,8 @@ class StepEngine:
                 held.append([record["seq"], record["name"], record["weight"], record["row"]])
             elif tag == "max" and record["row"] is not None:
                 maxima[record["name"]] = record["row"]
+            elif tag == "pumped":
+                pumped_counts[record["name"]] = int(record["weight"] or 0)
         counts = dict(values.get("dropped_counts", {}))
         for _, drop in sorted(dropped, key=lambda d: d[0]):
             count = counts[drop["relation"]] = counts.get(drop["relation"], 0) + 1
@@ -183,7 +217,8 @@ class StepEngine:
             ]
             if changes:
                 deltas[view["name"]] = in_view_order(view, changes)
-        return StepResult(deltas, [drop for _, drop in sorted(dropped, key=lambda d: d[0])])
+        ordered = [drop for _, drop in sorted(dropped, key=lambda d: d[0])]
+        return StepResult(deltas, ordered, pumped_counts)
 
     def _emit_final(
         self, outputs: dict[str, Multiset], multisets: dict[str, Multiset], maxima: dict[str, str]

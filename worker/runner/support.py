@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 RUNNABLE_INPUT_KINDS = frozenset({"table", "stream"})
-RUNNABLE_PLAN_KEYS = frozenset({"version", "inputs", "views"})
+RUNNABLE_PLAN_KEYS = frozenset({"version", "inputs", "views", "pumps"})
 EXPRESSION_KINDS = frozenset({"column", "literal", "cast", "case", "call"})
 INLINE_FUNCTIONS = frozenset({"div", "concat", "coalesce"})
 
@@ -41,6 +41,9 @@ def unsupported(plan: Mapping[str, Any]) -> list[str]:
     for view in plan.get("views", []):
         for problem in _node_problems(view.get("query")):
             problems[f"view {view.get('name')!s} uses {problem}"] = None
+    for pump in plan.get("pumps", []):
+        for problem in _node_problems(pump.get("query")):
+            problems[f"pump {pump.get('name')!s} uses {problem}"] = None
     return list(problems)
 
 
