@@ -139,6 +139,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Pipelines and pumps both have a `state`: name each set of choices.
+    "ENUM_NAME_OVERRIDES": {
+        "PipelineStateEnum": "backend.pipelines.models.State",
+        "PumpStateEnum": "backend.pipelines.models.Pump.State",
+    },
 }
 
 # Pipelines: where each pipeline keeps its Spark checkpoints and runner log.

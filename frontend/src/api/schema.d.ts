@@ -229,6 +229,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pipelines/{name}/pumps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["pipelines_pumps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pipelines/{name}/pumps/{pump}/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["pipelines_pump_action"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/programs": {
         parameters: {
             query?: never;
@@ -360,13 +392,6 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
-        /**
-         * @description * `stopped` - Stopped
-         *     * `running` - Running
-         *     * `paused` - Paused
-         * @enum {string}
-         */
-        DesiredStateEnum: "stopped" | "running" | "paused";
         /** @description 1-based lines and columns, end exclusive (as Monaco counts them). */
         Diagnostic: {
             start_line_number: number;
@@ -446,8 +471,8 @@ export interface components {
             name: string;
             program: string;
             program_version: number;
-            desired_state: components["schemas"]["DesiredStateEnum"];
-            state: components["schemas"]["StateEnum"];
+            desired_state: components["schemas"]["PumpStateEnum"];
+            state: components["schemas"]["PipelineStateEnum"];
             error: string;
             last_step: number;
             on_runner_failure: components["schemas"]["OnRunnerFailureEnum"];
@@ -472,6 +497,18 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description * `stopped` - Stopped
+         *     * `starting` - Starting
+         *     * `running` - Running
+         *     * `pausing` - Pausing
+         *     * `paused` - Paused
+         *     * `resuming` - Resuming
+         *     * `stopping` - Stopping
+         *     * `failed` - Failed
+         * @enum {string}
+         */
+        PipelineStateEnum: "stopped" | "starting" | "running" | "pausing" | "paused" | "resuming" | "stopping" | "failed";
         Program: {
             name: string;
             team: string;
@@ -502,6 +539,22 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        Pump: {
+            name: string;
+            /** @description the stream or table it inserts into */
+            target: string;
+            sources: string[];
+            state: components["schemas"]["PumpStateEnum"];
+            /** @description rows it inserted so far */
+            processed_rows: number;
+        };
+        /**
+         * @description * `stopped` - Stopped
+         *     * `running` - Running
+         *     * `paused` - Paused
+         * @enum {string}
+         */
+        PumpStateEnum: "stopped" | "running" | "paused";
         /**
          * @description * `late` - late
          *     * `out_of_order` - out_of_order
@@ -544,18 +597,6 @@ export interface components {
         SqlInputRequest: {
             sql: string;
         };
-        /**
-         * @description * `stopped` - Stopped
-         *     * `starting` - Starting
-         *     * `running` - Running
-         *     * `pausing` - Pausing
-         *     * `paused` - Paused
-         *     * `resuming` - Resuming
-         *     * `stopping` - Stopping
-         *     * `failed` - Failed
-         * @enum {string}
-         */
-        StateEnum: "stopped" | "starting" | "running" | "pausing" | "paused" | "resuming" | "stopping" | "failed";
         /**
          * @description * `ok` - Ok
          *     * `error` - Error
@@ -1031,6 +1072,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LateRows"];
+                };
+            };
+        };
+    };
+    pipelines_pumps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pump"][];
+                };
+            };
+        };
+    };
+    pipelines_pump_action: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                action: string;
+                name: string;
+                pump: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pump"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
