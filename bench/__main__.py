@@ -21,6 +21,7 @@ DOC = REPO / "docs" / "benchmarks.md"
 BENCHMARKS = {
     "compile_speed": ["-m", "bench.compile_speed"],
     "throughput": ["-m", "bench.throughput"],
+    "live": ["-m", "bench.live"],
 }
 
 
