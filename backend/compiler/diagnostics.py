@@ -49,7 +49,7 @@ class Code(StrEnum):
     DUPLICATE_LATENESS = "SQL308"  # two LATENESS annotations for one column
     MULTIPLE_WATERMARKS = "SQL309"  # more than one WATERMARK column in a table
     NON_MONOTONIC_WINDOW = "SQL310"  # a window over a stream not ordered by a monotonic key
-    PUMP_CYCLE = "SQL320"  # a pump inserts into a relation its own query reads (through views)
+    PUMP_CYCLE = "SQL330"  # a pump inserts into a relation its own query reads (through views)
     NOT_SUPPORTED = "SQL401"  # valid SQL that Weir does not compile yet
 
 

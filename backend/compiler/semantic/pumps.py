@@ -130,7 +130,7 @@ def check_pump_cycles(
     views: Sequence[plan.ViewPlan], pumps: Sequence[plan.PumpPlan], env: Environment
 ) -> None:
     """A pump whose rows flow back into its own query (through views and other pumps)
-    would feed itself forever within a step: SQL320 at the first pump of each cycle."""
+    would feed itself forever within a step: SQL330 at the first pump of each cycle."""
     readers: dict[str, list[tuple[str, plan.PumpPlan | None]]] = {}
     for view in views:
         for source in scanned(view.query):

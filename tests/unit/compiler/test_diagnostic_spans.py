@@ -166,7 +166,7 @@ CASES = [
         "pump_cycle",
         "CREATE STREAM a (x INT);\nCREATE VIEW v AS SELECT STREAM * FROM a;\n"
         "«CREATE PUMP p AS INSERT INTO a SELECT STREAM * FROM v»",
-        ["SQL320"],
+        ["SQL330"],
     ),
     (
         "except_shape",

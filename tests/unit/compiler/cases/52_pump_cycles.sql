@@ -1,5 +1,5 @@
 -- A pump must not feed what its own query reads: through a view, through
--- another pump, or directly (SQL320, once per cycle).
+-- another pump, or directly (SQL330, once per cycle).
 CREATE STREAM a (x INT);
 CREATE STREAM b (x INT);
 CREATE VIEW v AS SELECT STREAM * FROM a;
