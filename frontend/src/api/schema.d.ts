@@ -341,6 +341,7 @@ export interface components {
         };
         Catalog: {
             relations: components["schemas"]["Relation"][];
+            pumps?: components["schemas"]["Pump"][];
         };
         Column: {
             name: string;
@@ -502,6 +503,12 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        Pump: {
+            name: string;
+            target: string;
+            started: boolean;
+            sources: string[];
+        };
         /**
          * @description * `late` - late
          *     * `out_of_order` - out_of_order
@@ -572,6 +579,8 @@ export interface components {
         ValidateOutput: {
             diagnostics: components["schemas"]["Diagnostic"][];
             catalog: components["schemas"]["Catalog"];
+            /** @description the plan (docs/contracts.md); null when there are errors */
+            plan: unknown;
         };
     };
     responses: never;
