@@ -25,7 +25,11 @@ import 'monaco-editor/features/indentation/register';
 import 'monaco-editor/features/linesOperations/register';
 import 'monaco-editor/features/multicursor/register';
 import 'monaco-editor/features/smartSelect/register';
+import 'monaco-editor/features/snippet/register';
 import 'monaco-editor/features/suggest/register';
+// features/suggest/register brings only inline suggestions; the completion
+// widget itself (Ctrl+Space, trigger characters) is this contribution.
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController';
 import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/features/wordOperations/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';

@@ -45,7 +45,7 @@ export interface LayoutOptions {
   padding: number;
 }
 
-export const DEFAULT_LAYOUT: LayoutOptions = { nodeWidth: 176, nodeHeight: 48, layerGap: 150, rowGap: 22, padding: 16 };
+export const DEFAULT_LAYOUT: LayoutOptions = { nodeWidth: 176, nodeHeight: 48, layerGap: 160, rowGap: 40, padding: 16 };
 
 /** Layer of each node: 0 without inputs, else one more than its furthest input (cycles are cut). */
 export function assignLayers(graph: LayoutInput): Map<string, number> {

@@ -126,7 +126,7 @@ export function QueryPanel({ pipeline, exampleView }: Props) {
   const live = outcome.kind === 'running' || (outcome.kind === 'tail' && outcome.live);
 
   return (
-    <section className="query" aria-label="Ad-hoc query">
+    <section className="query" aria-label="Ad-hoc query" data-testid="query">
       <textarea
         className="mono"
         data-testid="query-sql"
