@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAgo, formatCount, formatDuration, formatInterval, formatRate, formatTime } from './format';
+import { formatAgo, formatCount, formatDuration, formatInterval, formatRate, formatTime, formatTimeTick } from './format';
 
 describe('formatCount', () => {
   it('is exact below 10 000 and compact above', () => {
@@ -69,5 +69,14 @@ describe('formatInterval', () => {
     expect(formatInterval(14, 'INTERVAL YEAR TO MONTH')).toBe('1 year 2 months');
     expect(formatInterval(12, 'INTERVAL YEAR TO MONTH')).toBe('1 year');
     expect(formatInterval(3, 'INTERVAL YEAR TO MONTH')).toBe('3 months');
+  });
+});
+
+describe('formatTimeTick', () => {
+  const t = Date.UTC(2026, 0, 1, 10, 5, 30);
+  it('is as short as the span allows', () => {
+    expect(formatTimeTick(t, 60_000)).toBe('10:05:30');
+    expect(formatTimeTick(t, 3_600_000)).toBe('10:05');
+    expect(formatTimeTick(t, 3 * 86_400_000)).toBe('2026-01-01');
   });
 });

@@ -51,6 +51,17 @@ export function formatTime(iso: string): string {
   return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/**
+ * A time axis label, as short as the axis' span allows: seconds within ten
+ * minutes, minutes within a day, else the date (all UTC).
+ */
+export function formatTimeTick(ms: number, spanMs: number): string {
+  const iso = new Date(ms).toISOString();
+  if (spanMs < 10 * 60_000) return iso.slice(11, 19);
+  if (spanMs < 86_400_000) return iso.slice(11, 16);
+  return iso.slice(0, 10);
+}
+
 const MICROS: readonly [number, string][] = [
   [86_400_000_000, 'day'],
   [3_600_000_000, 'hour'],

@@ -3,7 +3,8 @@ import { pendingApi, type PipelineStats } from '../../api/pending';
 import { LineChart } from '../../components/LineChart';
 import { PolledStatus } from '../../components/NotAvailable';
 import { usePolled } from '../../hooks/usePolled';
-import { formatCount, formatDuration, formatRate, formatTime } from '../../lib/format';
+import { extent } from '../../lib/chart';
+import { formatCount, formatDuration, formatRate, formatTimeTick } from '../../lib/format';
 import { toSeries } from '../../lib/metricsSeries';
 
 interface Props {
@@ -49,6 +50,9 @@ export function MetricsPanel({ pipeline, active }: Props) {
   const stats = usePolled(`stats:${pipeline}`, loadStats, 2_000, active).state;
   const metrics = usePolled(`metrics:${pipeline}`, loadMetrics, 2_000, active).state;
   const series = useMemo(() => (metrics.status === 'ok' ? toSeries(metrics.value) : null), [metrics]);
+  const waterlinesAreTimes = series?.waterlines.some((w) => w.isTime) ?? false;
+  const span = extent(series?.waterlines.flatMap((w) => w.values) ?? []);
+  const waterlineSpan = span === null ? 0 : span[1] - span[0];
 
   return (
     <section className="stack" aria-label="Metrics" data-testid="metrics">
@@ -93,10 +97,9 @@ export function MetricsPanel({ pipeline, active }: Props) {
               values: w.values,
               tone: TONES[i] ?? 'series-1',
             }))}
-            formatY={(v) =>
-              series.waterlines.some((w) => w.isTime) ? formatTime(new Date(v).toISOString()) : formatCount(v)
-            }
+            formatY={(v) => (waterlinesAreTimes ? formatTimeTick(v, waterlineSpan) : formatCount(v))}
             formatX={clock}
+            zeroBased={!waterlinesAreTimes}
           />
         </div>
       )}
