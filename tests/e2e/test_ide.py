@@ -191,3 +191,18 @@ def test_schema_panel_and_plan_graph_show_the_program(stack: LiveStack, page: Pa
     expect(page).to_have_url(re.compile(r"/schema$"))
     page.get_by_test_id("tab-program").click()
     expect(page.get_by_test_id("editor")).to_contain_text("LATENESS")
+
+
+def test_a_new_pipeline_on_a_starter_program(stack: LiveStack, page: Page) -> None:
+    name = f"e2e-new-{uuid.uuid4().hex[:8]}"
+    sign_in(page, f"{stack.url}/", USER, PASSWORD)
+    page.get_by_test_id("new-pipeline").click()
+    page.get_by_test_id("new-pipeline-name").fill(name)
+    page.get_by_test_id("new-pipeline-program").select_option(label="a new program from a starter")
+    page.get_by_test_id("new-pipeline-create").click()
+    expect(page).to_have_url(f"{stack.url}/pipelines/{name}")
+    expect(page.get_by_test_id("editor")).to_contain_text("LATENESS", timeout=30_000)
+    expect(page.get_by_test_id("pipeline-state")).to_have_text("stopped")
+    expect(page.get_by_test_id("problems-summary")).to_have_text("No problems")
+    status, pipeline = stack.api("GET", f"pipelines/{name}")
+    assert (status, pipeline["program"]) == (200, name)

@@ -80,6 +80,10 @@ def test_start_ingest_watch_inspect_and_operate_from_the_dashboard(
     expect(page.get_by_test_id("read-only-note")).to_contain_text("stop it to edit")
     expect(state).to_have_text("running", timeout=START_TIMEOUT_MS)
     expect(page.get_by_test_id("start")).to_be_disabled()
+    page.get_by_test_id("editor").locator(".view-lines").click()
+    page.keyboard.type("typing is refused")
+    expect(page.get_by_test_id("dirty")).to_have_count(0)
+    expect(page.get_by_test_id("save")).to_be_disabled()
 
     # JSON rows, then CSV rows: inserts appear with their step, coloured as inserts.
     page.get_by_test_id("ingest-table").select_option("orders")

@@ -115,6 +115,7 @@ export function PipelinePage({ name, tab }: Props) {
           actionError={control.actionError}
           onAction={control.act}
           onDeploy={control.deploy}
+          onConfigSaved={control.replace}
         />
         <IngestBox pipeline={name} catalog={catalog} />
         <ChangePanel store={store} views={views} socket={socket} />

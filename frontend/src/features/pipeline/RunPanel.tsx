@@ -1,6 +1,7 @@
 import type { Pipeline, PipelineAction } from '../../api/types';
 import type { PipelineWithExtras } from '../../api/pending';
 import { StateBadge } from '../../components/StateBadge';
+import { ConfigForm } from './ConfigForm';
 import { Link } from '../shell/router';
 import { programPath } from '../../lib/routes';
 import { ACTIONS, enabledActions } from '../../lib/pipelineState';
@@ -19,13 +20,14 @@ interface Props {
   actionError: string | null;
   onAction: (action: PipelineAction) => void;
   onDeploy: () => void;
+  onConfigSaved: (pipeline: PipelineWithExtras) => void;
 }
 
 function canDeploy(pipeline: Pipeline): boolean {
   return pipeline.state === 'stopped' || pipeline.state === 'failed';
 }
 
-export function RunPanel({ pipeline, programVersion, busy, actionError, onAction, onDeploy }: Props) {
+export function RunPanel({ pipeline, programVersion, busy, actionError, onAction, onDeploy, onConfigSaved }: Props) {
   const state = pipeline?.state ?? null;
   const enabled = enabledActions(state);
   const stale = pipeline !== null && programVersion !== null && programVersion !== pipeline.program_version;
@@ -75,6 +77,9 @@ export function RunPanel({ pipeline, programVersion, busy, actionError, onAction
           {pipeline.error}
         </p>
       ) : null}
+      {pipeline && config && (
+        <ConfigForm pipeline={pipeline.name} config={config} editable={canDeploy(pipeline)} onSaved={onConfigSaved} />
+      )}
       {actionError !== null && (
         <p className="error-text" data-testid="action-error" role="alert">
           {actionError}

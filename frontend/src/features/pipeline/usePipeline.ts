@@ -16,6 +16,8 @@ export interface PipelineControl {
   act: (action: PipelineAction) => void;
   /** Moves a stopped pipeline to its program's latest version. */
   deploy: () => void;
+  /** Takes a pipeline a call answered (e.g. after its settings were saved). */
+  replace: (pipeline: Pipeline) => void;
   /** A state pushed by the websocket. */
   applyState: (state: PipelineState, error: string | null) => void;
   /** A delta of this step arrived: the pipeline has run at least this far. */
@@ -129,5 +131,5 @@ export function usePipeline(name: string): PipelineControl {
     setPipeline((p) => (p && step > p.last_step ? { ...p, last_step: step } : p));
   }, []);
 
-  return { pipeline, loadError, busy, actionError, act, deploy, applyState, noteStep };
+  return { pipeline, loadError, busy, actionError, act, deploy, replace: receive, applyState, noteStep };
 }
