@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { Catalog, Diagnostic, Program } from '../../api/types';
+import { isModEnter } from '../../lib/keys';
 import { ProblemsList } from './ProblemsList';
 import { ShortcutHelp } from './ShortcutHelp';
 import { SqlEditor, type SqlEditorHandle } from './SqlEditor';
@@ -38,7 +39,7 @@ export function EditorPane({ program, draft, validation, catalog, readOnlyReason
       if (e.key.toLowerCase() === 's') {
         e.preventDefault();
         saveIfAllowed();
-      } else if (e.key === 'Enter') {
+      } else if (isModEnter(e)) {
         e.preventDefault();
         checkNow();
       }

@@ -1,31 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Catalog, Column, Relation } from '../../api/types';
+import type { Catalog } from '../../api/types';
+import { col, rel } from '../../testing/catalog';
 import { aliasesIn, buildCompletions, qualifierBefore, quoteIdentifier, resolveQualifier } from './completion';
-
-const col = (name: string, type = 'BIGINT', nullable = false): Column => ({
-  name,
-  type,
-  nullable,
-  lateness: null,
-  watermark: null,
-  waterline: false,
-});
-
-const rel = (name: string, kind: Relation['kind'], columns: Column[]): Relation => ({
-  name,
-  kind,
-  columns,
-  primary_key: [],
-  append_only: false,
-  materialized: false,
-  local: false,
-  emit_final: null,
-  output_mode: kind === 'view' ? 'update' : null,
-});
 
 const catalog: Catalog = {
   relations: [
-    rel('orders', 'table', [col('id'), col('customer', 'VARCHAR', true), col('amount', 'DECIMAL(10,2)')]),
+    rel('orders', 'table', [col('id'), col('customer', 'VARCHAR', { nullable: true }), col('amount', 'DECIMAL(10,2)')]),
     rel('customers', 'table', [col('id'), col('name', 'VARCHAR')]),
     rel('big', 'view', [col('id'), col('amount', 'DECIMAL(10,2)')]),
   ],

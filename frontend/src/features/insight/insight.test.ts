@@ -1,46 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog, Column, Relation } from '../../api/types';
+import { col, rel } from '../../testing/catalog';
 import { assignLayers, layoutGraph, orderLayers, yAtX } from './graphLayout';
 import { OUTPUT_ID, buildPlanGraph, scansOf } from './planGraph';
 import { constantText, relationFacts, watermarkOf, waterlineOf } from './schema';
 
 const HOUR = { kind: 'literal', value: 3_600_000_000, type: 'INTERVAL DAY TO SECOND' };
 
-const col = (name: string, over: Partial<Column> = {}): Column => ({
-  name,
-  type: 'BIGINT',
-  nullable: false,
-  lateness: null,
-  watermark: null,
-  waterline: false,
-  ...over,
-});
-
-const rel = (name: string, kind: Relation['kind'], columns: Column[], over: Partial<Relation> = {}): Relation => ({
-  name,
-  kind,
-  columns,
-  primary_key: [],
-  append_only: false,
-  materialized: false,
-  local: false,
-  emit_final: null,
-  output_mode: kind === 'view' ? 'update' : null,
-  ...over,
-});
-
 const scan = (relation: string) => ({ op: 'scan', relation, columns: [] });
 
 // orders(LATENESS) → hourly (aggregate, emit_final) ; orders ⋈ customers → big ; big → local → top
 const catalog: Catalog = {
   relations: [
-    rel('orders', 'table', [col('id'), col('placed_at', { type: 'TIMESTAMP', lateness: HOUR, waterline: true })], {
+    rel('orders', 'table', [col('id'), col('placed_at', 'TIMESTAMP', { lateness: HOUR, waterline: true })], {
       primary_key: ['id'],
     }),
     rel('customers', 'table', [col('id')]),
-    rel('clicks', 'stream', [col('rowtime', { type: 'TIMESTAMP', waterline: true })]),
-    rel('clicks2', 'stream', [col('rowtime', { type: 'TIMESTAMP', waterline: true })]),
-    rel('hourly', 'view', [col('h', { type: 'TIMESTAMP', waterline: true }), col('total')], {
+    rel('clicks', 'stream', [col('rowtime', 'TIMESTAMP', { waterline: true })]),
+    rel('clicks2', 'stream', [col('rowtime', 'TIMESTAMP', { waterline: true })]),
+    rel('hourly', 'view', [col('h', 'TIMESTAMP', { waterline: true }), col('total')], {
       emit_final: 0,
       output_mode: 'append',
     }),
@@ -203,7 +181,7 @@ describe('schema facts', () => {
   it('formats constants and watermarks', () => {
     expect(constantText({ kind: 'literal', value: 10, type: 'INTEGER' })).toBe('10');
     expect(constantText(HOUR)).toBe('1 hour');
-    expect(watermarkOf(col('ts', { watermark: { kind: 'literal', value: 5_000_000, type: 'INTERVAL DAY TO SECOND' } }))).toBe(
+    expect(watermarkOf(col('ts', 'TIMESTAMP', { watermark: { kind: 'literal', value: 5_000_000, type: 'INTERVAL DAY TO SECOND' } }))).toBe(
       'WATERMARK 5 seconds',
     );
     expect(watermarkOf(col('ts'))).toBeNull();

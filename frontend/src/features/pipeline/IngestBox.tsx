@@ -4,6 +4,7 @@ import { errorMessage, isNotFound } from '../../api/client';
 import { pendingApi } from '../../api/pending';
 import type { Catalog } from '../../api/types';
 import { detectFormat, type IngestFormat } from '../../lib/csv';
+import { isModEnter } from '../../lib/keys';
 import { exampleCsv, exampleInput, ingestTargets, prepareIngest } from '../../lib/ingest';
 
 interface Props {
@@ -126,7 +127,7 @@ export function IngestBox({ pipeline, catalog }: Props) {
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
-          if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+          if (isModEnter(e)) {
             e.preventDefault();
             send();
           }

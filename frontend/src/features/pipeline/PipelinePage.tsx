@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { PipelineState } from '../../api/types';
 import type { PipelineWithExtras } from '../../api/pending';
+import { LoadStatus } from '../../components/LoadStatus';
 import { pipelinePath, type PipelineTab } from '../../lib/routes';
 import type { ParsedDelta, ParsedState } from '../../lib/wsMessages';
 import { useProgram } from '../editor/useProgram';
@@ -98,13 +99,7 @@ export function PipelinePage({ name, tab }: Props) {
             tabsLabel={`Pipeline ${name}`}
           />
         ) : (
-          <div className="placeholder" data-testid="load-status">
-            {loadError !== null ? (
-              <p className="error-text">Cannot load pipeline “{name}”: {loadError}</p>
-            ) : (
-              <p className="muted">Loading…</p>
-            )}
-          </div>
+          <LoadStatus what={`pipeline “${name}”`} error={loadError} />
         )}
       </div>
       <aside className="side-column" aria-label="Run">

@@ -4,6 +4,7 @@ import { pendingApi, type QueryColumn, type QuerySnapshot } from '../../api/pend
 import type { Diagnostic, Row } from '../../api/types';
 import { NotAvailable } from '../../components/NotAvailable';
 import { formatValue } from '../../lib/formatRow';
+import { isModEnter } from '../../lib/keys';
 import { readNdjson } from '../../lib/ndjson';
 import { QueryTail, isStreamed, parseStreamLine, type TailRow } from '../../lib/queryStream';
 import { throttle } from '../../lib/throttle';
@@ -137,7 +138,7 @@ export function QueryPanel({ pipeline, exampleView }: Props) {
         value={sql}
         onChange={(e) => setSql(e.target.value)}
         onKeyDown={(e) => {
-          if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+          if (isModEnter(e)) {
             e.preventDefault();
             run();
           }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { api } from '../../api/endpoints';
+import { LoadStatus } from '../../components/LoadStatus';
 import { PolledStatus } from '../../components/NotAvailable';
 import { StateBadge } from '../../components/StateBadge';
 import { useNow } from '../../hooks/useNow';
@@ -45,9 +46,7 @@ export function ProgramPage({ name, tab }: Props) {
             tabsLabel={`Program ${name}`}
           />
         ) : (
-          <div className="placeholder" data-testid="load-status">
-            {error !== null ? <p className="error-text">Cannot load program “{name}”: {error}</p> : <p className="muted">Loading…</p>}
-          </div>
+          <LoadStatus what={`program “${name}”`} error={error} />
         )}
       </div>
       <aside className="side-column" aria-label="Program details">
