@@ -1,6 +1,7 @@
 """Running a pipeline in the browser: lifecycle, ingest, live changes, operations, dashboard."""
 
 import json
+import re
 import uuid
 
 from playwright.sync_api import Page, expect
@@ -124,6 +125,13 @@ def test_start_ingest_watch_inspect_and_operate_from_the_dashboard(
     page.get_by_test_id("changes-pause").click()
     expect(changes).to_have_count(4)
     expect(changes.first).to_contain_text("c5")
+
+    # A rowtime bound is accepted, or (a server without the call) said to be not available.
+    page.get_by_test_id("bound-toggle").click()
+    page.get_by_test_id("bound-value").fill("2026-01-01 12:10:00")
+    page.get_by_test_id("bound-send").click()
+    bound = page.get_by_test_id("bound-result")
+    expect(bound).to_have_attribute("data-status", re.compile("^(ok|unavailable)$"))
 
     # Clear empties the list; only new changes come back.
     page.get_by_test_id("changes-clear").click()

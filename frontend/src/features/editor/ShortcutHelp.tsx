@@ -9,6 +9,7 @@ const SHORTCUTS: readonly [string, string][] = [
   ['F8 / Shift+F8', 'Next / previous problem'],
   [`${MOD}+F`, 'Find'],
   [`${MOD}+/`, 'Comment or uncomment lines'],
+  [MOD === '⌘' ? 'Ctrl+Shift+M' : 'Ctrl+M', 'Tab moves the focus out of the editor (again: Tab indents)'],
   ['Esc', 'Close this list'],
 ];
 

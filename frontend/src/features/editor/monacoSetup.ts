@@ -27,6 +27,7 @@ import 'monaco-editor/features/multicursor/register';
 import 'monaco-editor/features/smartSelect/register';
 import 'monaco-editor/features/snippet/register';
 import 'monaco-editor/features/suggest/register';
+import 'monaco-editor/features/toggleTabFocusMode/register';
 // features/suggest/register brings only inline suggestions; the completion
 // widget itself (Ctrl+Space, trigger characters) is this contribution.
 import 'monaco-editor/editor/contrib/suggest/browser/suggestController';

@@ -147,7 +147,9 @@ export function IngestBox({ pipeline, catalog }: Props) {
         <ResultLine result={result} testId="ingest-result" />
       </div>
       <details className="bound">
-        <summary className="small">Rowtime bound (punctuation)</summary>
+        <summary className="small" data-testid="bound-toggle">
+          Rowtime bound (punctuation)
+        </summary>
         <p className="muted small">
           Tells {table || 'the table'} that no row older than this time will come: windows close and emit_final rows are
           released as if a row with this time had arrived.
