@@ -45,6 +45,6 @@ describe('detectFormat', () => {
     expect(detectFormat('  [{"id": 1}]')).toBe('json');
     expect(detectFormat('{"id": 1}')).toBe('json');
     expect(detectFormat('id,name\n1,x')).toBe('csv');
-    expect(detectFormat('')).toBe('csv');
+    expect(detectFormat('')).toBe('json');
   });
 });

@@ -93,8 +93,8 @@ export function unknownColumns(header: readonly string[], columns: readonly stri
 
 export type IngestFormat = 'json' | 'csv';
 
-/** JSON when the text starts like JSON (an array or an object), CSV otherwise. */
+/** JSON when the text starts like JSON (an array or an object) or is empty (the API's own format), CSV otherwise. */
 export function detectFormat(text: string): IngestFormat {
   const first = text.trimStart()[0];
-  return first === '[' || first === '{' ? 'json' : 'csv';
+  return first === undefined || first === '[' || first === '{' ? 'json' : 'csv';
 }

@@ -40,8 +40,8 @@ export function PlanGraphView({ plan, catalog, stale }: Props) {
       </p>
       <div className="plan-scroll">
         <svg
-          width={layout.width}
-          height={layout.height}
+          // Shrinks to fit a narrow column (down to 70%, below which text gets too small: then it scrolls).
+          style={{ width: '100%', maxWidth: layout.width, minWidth: layout.width * 0.7, height: 'auto' }}
           viewBox={`0 0 ${layout.width} ${layout.height}`}
           role="img"
           aria-label="Plan graph"
