@@ -58,8 +58,16 @@ class RelationSerializer(serializers.Serializer):
     )
 
 
+class PumpSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    target = serializers.CharField()
+    started = serializers.BooleanField()
+    sources = serializers.ListField(child=serializers.CharField())
+
+
 class CatalogSerializer(serializers.Serializer):
     relations = RelationSerializer(many=True)
+    pumps = PumpSerializer(many=True, default=list)
 
 
 class SqlInputSerializer(serializers.Serializer):
@@ -74,6 +82,9 @@ class ProgramCreateSerializer(SqlInputSerializer):
 class ValidateOutputSerializer(serializers.Serializer):
     diagnostics = DiagnosticSerializer(many=True)
     catalog = CatalogSerializer()
+    plan = serializers.JSONField(
+        allow_null=True, help_text="the plan (docs/contracts.md); null when there are errors"
+    )
 
 
 class ProgramSerializer(serializers.Serializer):

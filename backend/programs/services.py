@@ -16,9 +16,13 @@ from backend.programs.selectors import visible_programs
 
 
 def program_validate(*, sql: str) -> dict[str, Any]:
-    """Compile text without saving it: diagnostics and catalog."""
+    """Compile text without saving it: diagnostics, catalog and plan (the IDE draws its graph)."""
     result = compile_program(sql).to_json()
-    return {"diagnostics": result["diagnostics"], "catalog": result["catalog"]}
+    return {
+        "diagnostics": result["diagnostics"],
+        "catalog": result["catalog"],
+        "plan": result["plan"],
+    }
 
 
 def _compiled_version(*, program: Program, version: int, sql: str) -> ProgramVersion:

@@ -3,7 +3,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, ViewportSize, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -16,6 +16,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "e2e"
+WIDE = ViewportSize(width=1280, height=800)
+NARROW = ViewportSize(width=1024, height=768)
 
 
 @pytest.fixture
@@ -27,7 +29,7 @@ def page() -> Iterator[Page]:
             executable_path=CHROMIUM,
             headless=True,
             args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 800},
+            viewport=WIDE,
         )
         page = context.new_page()
         foreign: list[str] = []
@@ -51,3 +53,24 @@ def screenshot(page: Page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def screenshots(page: Page, name: str) -> None:
+    """The page at 1280x800 and on a narrow laptop (1024x768), to look at."""
+    screenshot(page, f"{name}-1280")
+    page.set_viewport_size(NARROW)
+    try:
+        # Monaco and the charts lay out again on resize; this is a picture, not an assertion.
+        page.wait_for_timeout(300)
+        screenshot(page, f"{name}-1024")
+    finally:
+        page.set_viewport_size(WIDE)
+
+
+def sign_in(page: Page, url: str, user: str, password: str) -> None:
+    """Open `url` and sign in on the page it shows."""
+    page.goto(url)
+    page.get_by_test_id("login-username").fill(user)
+    page.get_by_test_id("login-password").fill(password)
+    page.get_by_test_id("login-submit").click()
+    page.get_by_test_id("user-name").wait_for()

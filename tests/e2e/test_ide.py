@@ -1,11 +1,11 @@
-"""A new user's first session in the browser, against the real stack."""
+"""Writing a program in the browser: sign in, diagnostics, completion, saving, schema and plan."""
 
-import json
+import re
 import uuid
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import screenshot, screenshots, sign_in
 from tests.live import PASSWORD, USER, LiveStack
 
 PROGRAM = """\
@@ -21,62 +21,188 @@ FROM orders
 WHERE amount >= 100;
 """
 BROKEN = "\nCREATE VIEW broken AS SELECT nope FROM orders;\n"
-START_TIMEOUT_MS = 240_000
+WARNED = "\nCREATE TABLE extra (x INT) WITH ('bogus' = 'x');\n"
+
+INSIGHT = """\
+CREATE TABLE orders (
+    id BIGINT NOT NULL PRIMARY KEY,
+    customer VARCHAR NOT NULL,
+    amount DECIMAL(10, 2) NOT NULL,
+    placed_at TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR
+);
+CREATE STREAM clicks (url VARCHAR);
+CREATE VIEW hourly WITH ('emit_final' = 'h') AS
+SELECT FLOOR(placed_at TO HOUR) AS h, SUM(amount) AS total
+FROM orders GROUP BY FLOOR(placed_at TO HOUR);
+CREATE VIEW large_orders AS SELECT id, customer, amount FROM orders WHERE amount >= 100;
+"""
 
 
-def test_type_error_fix_start_ingest_and_watch_the_change(stack: LiveStack, page: Page) -> None:
+def _program(stack: LiveStack, sql: str, pipeline: bool = False) -> str:
     name = f"e2e-{uuid.uuid4().hex[:8]}"
-    assert stack.api("POST", "programs", {"name": name, "sql": PROGRAM})[0] == 201
-    assert stack.api("POST", "pipelines", {"name": name, "program": name})[0] == 201
+    assert stack.api("POST", "programs", {"name": name, "sql": sql})[0] == 201
+    if pipeline:
+        assert stack.api("POST", "pipelines", {"name": name, "program": name})[0] == 201
+    return name
 
+
+def test_sign_in_and_the_first_url_still_opens_the_pipeline(stack: LiveStack, page: Page) -> None:
+    name = _program(stack, PROGRAM, pipeline=True)
     page.goto(f"{stack.url}/?pipeline={name}")
     page.get_by_test_id("login-username").fill(USER)
     page.get_by_test_id("login-password").fill("not the password")
     page.get_by_test_id("login-submit").click()
     expect(page.get_by_test_id("login-error")).to_contain_text("Wrong user name or password")
+    screenshot(page, "00-sign-in")
     page.get_by_test_id("login-password").fill(PASSWORD)
     page.get_by_test_id("login-submit").click()
     expect(page.get_by_test_id("user-name")).to_have_text(USER)
-    editor = page.get_by_test_id("editor")
-    expect(editor).to_contain_text("large_orders", timeout=30_000)
+    expect(page).to_have_url(f"{stack.url}/pipelines/{name}")
+    expect(page.get_by_test_id("editor")).to_contain_text("large_orders", timeout=30_000)
     expect(page.get_by_test_id("pipeline-state")).to_have_text("stopped")
 
-    # A broken statement gets a red squiggle and a problem naming the column.
+    # Signing out shows the sign-in form again; the session is gone.
+    page.get_by_test_id("sign-out").click()
+    expect(page.get_by_test_id("login-username")).to_be_visible()
+    page.reload()
+    expect(page.get_by_test_id("login-username")).to_be_visible()
+
+
+def test_edit_diagnose_jump_fix_complete_and_save(stack: LiveStack, page: Page) -> None:
+    name = _program(stack, PROGRAM)
+    sign_in(page, f"{stack.url}/programs/{name}", USER, PASSWORD)
+    editor = page.get_by_test_id("editor")
+    expect(editor).to_contain_text("large_orders", timeout=30_000)
+    expect(page.get_by_test_id("program-version")).to_have_text("v1")
+    expect(page.get_by_test_id("dirty")).to_have_count(0)
+
+    # A broken statement: a red squiggle, its message on hover, one problem in the list.
     editor.locator(".view-lines").click()
     page.keyboard.press("Control+End")
     page.keyboard.insert_text(BROKEN)
+    expect(page.get_by_test_id("dirty")).to_be_visible()
     problem = page.get_by_test_id("problem")
     expect(problem).to_have_count(1)
     expect(problem).to_contain_text("nope")
-    expect(editor.locator(".squiggly-error")).to_have_count(1)
-    screenshot(page, "01-error-marker")
+    squiggle = editor.locator(".squiggly-error")
+    expect(squiggle).to_have_count(1)
+    # Monaco finds what is under the mouse from the text layer, which sits over the squiggle.
+    editor.locator(".view-lines span", has_text="nope").last.hover()
+    expect(page.locator(".monaco-hover").first).to_contain_text("nope", timeout=10_000)
+    screenshots(page, "01-error-hover")
 
-    # Fixing the column name clears the marker.
-    editor.locator(".view-lines span", has_text="nope").last.dblclick()
-    page.keyboard.type("id")
+    # Clicking the problem selects its exact span in the editor: typing replaces it.
+    page.mouse.move(0, 0)
+    page.keyboard.press("Escape")
+    page.keyboard.press("Control+Home")
+    problem.locator("button").click()
+    page.keyboard.type("customer")
     expect(problem).to_have_count(0)
-    expect(editor.locator(".squiggly-error")).to_have_count(0)
+    expect(squiggle).to_have_count(0)
+    expect(editor).to_contain_text("SELECT customer FROM orders")
 
-    page.get_by_test_id("start").click()
-    expect(page.get_by_test_id("pipeline-state")).to_have_text("running", timeout=START_TIMEOUT_MS)
+    # Completion offers the columns of the relation before the dot.
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("\nCREATE VIEW totals AS SELECT ")
+    page.keyboard.type("orders.")
+    suggest = page.locator(".suggest-widget")
+    expect(suggest).to_be_visible(timeout=10_000)
+    expect(suggest).to_contain_text("amount")
+    expect(suggest).to_contain_text("customer")
+    screenshot(page, "02-completion")
+    page.keyboard.type("am")
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text(" FROM orders;")
+    expect(editor).to_contain_text("SELECT orders.amount FROM orders;")
+    expect(page.get_by_test_id("problems-summary")).to_have_text("No problems")
 
-    page.get_by_test_id("ingest-table").select_option("orders")
-    rows = [
-        {"id": 1, "customer": "<b>ada</b>", "amount": 250},
-        {"id": 2, "customer": "bob", "amount": 5},
-    ]
-    page.get_by_test_id("ingest-rows").fill(json.dumps(rows))
-    page.get_by_test_id("ingest-send").click()
-    expect(page.get_by_test_id("ingest-result")).to_contain_text("2")
+    # Warnings can be hidden from the list and the editor, and shown again.
+    page.keyboard.insert_text(WARNED)
+    warning = page.locator("[data-testid=problem][data-severity=warning]")
+    expect(warning).to_have_count(1)
+    expect(warning).to_contain_text("bogus")
+    expect(editor.locator(".squiggly-warning")).to_have_count(1)
+    page.get_by_test_id("show-warnings").uncheck()
+    expect(warning).to_have_count(0)
+    expect(editor.locator(".squiggly-warning")).to_have_count(0)
+    expect(page.get_by_test_id("problems-summary")).to_have_text("1 warning")
+    page.get_by_test_id("show-warnings").check()
+    expect(warning).to_have_count(1)
 
-    change = page.get_by_test_id("change-row")
-    expect(change).to_have_count(1, timeout=120_000)
-    expect(change).to_have_attribute("data-kind", "insert")
-    expect(change).to_have_attribute("data-step", "1")
-    # Values from data render as text, never as markup.
-    expect(change).to_contain_text("<b>ada</b>")
-    expect(page.get_by_test_id("changes").locator("b")).to_have_count(0)
-    screenshot(page, "02-live-change")
+    # The shortcuts are listed in a popover; Ctrl+S saves a new version.
+    page.get_by_test_id("shortcut-help").locator("summary").click()
+    expect(page.get_by_test_id("shortcut-help")).to_contain_text("Save as a new version")
+    screenshot(page, "03-shortcuts")
+    page.keyboard.press("Escape")
+    editor.locator(".view-lines").click()
+    page.keyboard.press("Control+s")
+    expect(page.get_by_test_id("save-result")).to_have_text("Saved as version 2")
+    expect(page.get_by_test_id("program-version")).to_have_text("v2")
+    expect(page.get_by_test_id("dirty")).to_have_count(0)
+    status, saved = stack.api("GET", f"programs/{name}")
+    assert status == 200 and saved["version"] == 2
+    assert "SELECT orders.amount FROM orders;" in saved["sql"]
+    expect(page.get_by_test_id("versions").locator("li")).to_have_count(2)
 
-    page.get_by_test_id("stop").click()
-    expect(page.get_by_test_id("pipeline-state")).to_have_text("stopped", timeout=START_TIMEOUT_MS)
+
+def test_schema_panel_and_plan_graph_show_the_program(stack: LiveStack, page: Page) -> None:
+    name = _program(stack, INSIGHT)
+    sign_in(page, f"{stack.url}/programs/{name}", USER, PASSWORD)
+    expect(page.get_by_test_id("editor")).to_contain_text("hourly", timeout=30_000)
+
+    page.get_by_test_id("tab-schema").click()
+    expect(page).to_have_url(f"{stack.url}/programs/{name}/schema")
+    orders = page.locator("[data-testid=schema-relation][data-name=orders]")
+    placed_at = orders.locator("[data-testid=schema-column][data-column=placed_at]")
+    expect(placed_at.get_by_test_id("waterline")).to_have_text("LATENESS 1 hour")
+    expect(orders).to_contain_text("primary key (id)")
+    clicks = page.locator("[data-testid=schema-relation][data-name=clicks]")
+    expect(clicks).to_have_attribute("data-kind", "stream")
+    expect(clicks.locator("[data-column=rowtime] [data-testid=waterline]")).to_have_text("ROWTIME")
+    hourly = page.locator("[data-testid=schema-relation][data-name=hourly]")
+    expect(hourly.get_by_test_id("output-mode")).to_have_text("append")
+    expect(hourly.get_by_test_id("emit-final")).to_be_visible()
+    expect(hourly.locator("[data-column=h] [data-testid=waterline]")).to_have_attribute(
+        "data-source", "inferred"
+    )
+    large = page.locator("[data-testid=schema-relation][data-name=large_orders]")
+    expect(large.get_by_test_id("output-mode")).to_have_text("update")
+    screenshots(page, "04-schema")
+
+    page.get_by_test_id("tab-plan").click()
+    expect(page).to_have_url(f"{stack.url}/programs/{name}/plan")
+    nodes = page.get_by_test_id("plan-node")
+    expect(nodes).to_have_count(5)  # orders, clicks, hourly, large_orders, the change stream
+    expect(page.locator("[data-testid=plan-node][data-name=clicks]")).to_have_attribute(
+        "data-kind", "stream"
+    )
+    to_hourly = page.locator("[data-testid=plan-edge][data-from=orders][data-to=hourly]")
+    expect(to_hourly).to_contain_text("aggregate")
+    expect(to_hourly).to_contain_text("waterline placed_at")
+    to_large = page.locator("[data-testid=plan-edge][data-from=orders][data-to=large_orders]")
+    expect(to_large).to_contain_text("filter")
+    hourly_out = page.locator("[data-testid=plan-edge][data-from=hourly]")
+    expect(hourly_out).to_contain_text("append")
+    expect(hourly_out).to_contain_text("emit_final h")
+    screenshots(page, "05-plan")
+
+    # Back and forward move between the tabs; the editor kept the text.
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/schema$"))
+    page.get_by_test_id("tab-program").click()
+    expect(page.get_by_test_id("editor")).to_contain_text("LATENESS")
+
+
+def test_a_new_pipeline_on_a_starter_program(stack: LiveStack, page: Page) -> None:
+    name = f"e2e-new-{uuid.uuid4().hex[:8]}"
+    sign_in(page, f"{stack.url}/", USER, PASSWORD)
+    page.get_by_test_id("new-pipeline").click()
+    page.get_by_test_id("new-pipeline-name").fill(name)
+    page.get_by_test_id("new-pipeline-program").select_option(label="a new program from a starter")
+    page.get_by_test_id("new-pipeline-create").click()
+    expect(page).to_have_url(f"{stack.url}/pipelines/{name}")
+    expect(page.get_by_test_id("editor")).to_contain_text("LATENESS", timeout=30_000)
+    expect(page.get_by_test_id("pipeline-state")).to_have_text("stopped")
+    expect(page.get_by_test_id("problems-summary")).to_have_text("No problems")
+    status, pipeline = stack.api("GET", f"pipelines/{name}")
+    assert (status, pipeline["program"]) == (200, name)

@@ -50,6 +50,11 @@ def test_validate_reports_errors_with_exact_spans(stack: LiveStack) -> None:
         for k in ("start_line_number", "start_column", "end_line_number", "end_column")
     ]
     assert span == [2, 25, 2, 26]
+    assert body["plan"] is None
+    status, body = stack.api("POST", "validate", {"sql": sql.replace("SELECT y", "SELECT x")})
+    assert (status, body["diagnostics"]) == (200, [])
+    assert [v["name"] for v in body["plan"]["views"]] == ["v"]
+    assert body["catalog"]["pumps"] == []
 
 
 def test_bad_requests_get_the_error_envelope(stack: LiveStack) -> None:

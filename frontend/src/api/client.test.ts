@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, createApiClient, readCookie } from './client';
+import { ApiError, createApiClient, isNotFound, readCookie } from './client';
 
 function fakeFetch(status: number, body: string, statusText = '') {
   return vi.fn<typeof fetch>(() => Promise.resolve(new Response(body === '' ? null : body, { status, statusText })));
@@ -74,5 +74,30 @@ describe('createApiClient', () => {
     const err = await client.request('GET', '/x').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DOMException);
     expect(err).not.toBeInstanceOf(ApiError);
+  });
+
+  it('sends a text body with its own content type (CSV ingress)', async () => {
+    const fetch = fakeFetch(200, '{"accepted":1,"seq":1}');
+    const client = createApiClient({ fetch, cookies: () => 'csrftoken=t' });
+    await client.request('POST', '/x?format=csv', { text: { body: 'id\n1\n', contentType: 'text/csv' } });
+    const init = fetch.mock.calls[0]?.[1];
+    expect(init?.body).toBe('id\n1\n');
+    expect((init?.headers as Record<string, string>)['Content-Type']).toBe('text/csv');
+  });
+
+  it('open hands back a successful answer unread, and throws the envelope otherwise', async () => {
+    const ok = createApiClient({ fetch: fakeFetch(200, '{"a":1}\n{"b":2}\n'), cookies: () => '' });
+    const response = await ok.open('POST', '/q', { body: { sql: 'SELECT STREAM 1' } });
+    await expect(response.text()).resolves.toBe('{"a":1}\n{"b":2}\n');
+    const bad = createApiClient({ fetch: fakeFetch(409, '{"message":"not running","code":"pipeline_not_running","details":null}'), cookies: () => '' });
+    await expect(bad.open('POST', '/q')).rejects.toMatchObject({ status: 409, code: 'pipeline_not_running' });
+  });
+});
+
+describe('isNotFound', () => {
+  it('is true for a 404 answer only', () => {
+    expect(isNotFound(new ApiError('x', { status: 404, code: 'http_404' }))).toBe(true);
+    expect(isNotFound(new ApiError('x', { status: 409, code: 'conflict' }))).toBe(false);
+    expect(isNotFound(new Error('x'))).toBe(false);
   });
 });

@@ -49,7 +49,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is, with its own content type (e.g. CSV). */
+  text?: { body: string; contentType: string };
   signal?: AbortSignal;
 }
 
@@ -60,7 +63,10 @@ export interface ClientDeps {
 }
 
 export interface ApiClient {
+  /** The answer's JSON. */
   request<T>(method: Method, path: string, options?: RequestOptions): Promise<T>;
+  /** The successful answer itself, unread (for streamed bodies); failures throw as for `request`. */
+  open(method: Method, path: string, options?: RequestOptions): Promise<Response>;
 }
 
 function browserDeps(): ClientDeps {
@@ -80,47 +86,58 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+async function failure(method: Method, path: string, response: Response): Promise<ApiError> {
+  const payload = await readJson(response);
+  if (isErrorEnvelope(payload)) {
+    return new ApiError(payload.message, { status: response.status, code: payload.code, details: payload.details });
+  }
+  const text = response.statusText || 'request failed';
+  return new ApiError(`${method} ${path}: ${response.status} ${text}`, {
+    status: response.status,
+    code: `http_${response.status}`,
+  });
+}
+
 export function createApiClient(deps: ClientDeps = browserDeps()): ApiClient {
+  async function open(method: Method, path: string, options: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    let body: string | null = null;
+    if (options.text !== undefined) {
+      headers['Content-Type'] = options.text.contentType;
+      body = options.text.body;
+    } else if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    if (!SAFE_METHODS.has(method)) {
+      // Django's CsrfViewMiddleware checks this header against the cookie.
+      const token = readCookie(deps.cookies(), 'csrftoken');
+      if (token !== null) headers['X-CSRFToken'] = token;
+    }
+
+    let response: Response;
+    try {
+      response = await deps.fetch(path, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        body,
+        signal: options.signal ?? null,
+      });
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') throw err;
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new ApiError(`Cannot reach the server (${reason})`, { status: 0, code: 'network_error' });
+    }
+    if (!response.ok) throw await failure(method, path, response);
+    return response;
+  }
+
   return {
+    open,
     async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
-      const headers: Record<string, string> = { Accept: 'application/json' };
-      if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-      if (!SAFE_METHODS.has(method)) {
-        // Django's CsrfViewMiddleware checks this header against the cookie.
-        const token = readCookie(deps.cookies(), 'csrftoken');
-        if (token !== null) headers['X-CSRFToken'] = token;
-      }
-
-      let response: Response;
-      try {
-        response = await deps.fetch(path, {
-          method,
-          headers,
-          credentials: 'same-origin',
-          body: options.body === undefined ? null : JSON.stringify(options.body),
-          signal: options.signal ?? null,
-        });
-      } catch (err) {
-        if (err instanceof DOMException && err.name === 'AbortError') throw err;
-        const reason = err instanceof Error ? err.message : String(err);
-        throw new ApiError(`Cannot reach the server (${reason})`, { status: 0, code: 'network_error' });
-      }
-
+      const response = await open(method, path, options);
       const payload = await readJson(response);
-      if (!response.ok) {
-        if (isErrorEnvelope(payload)) {
-          throw new ApiError(payload.message, {
-            status: response.status,
-            code: payload.code,
-            details: payload.details,
-          });
-        }
-        const text = response.statusText || 'request failed';
-        throw new ApiError(`${method} ${path}: ${response.status} ${text}`, {
-          status: response.status,
-          code: `http_${response.status}`,
-        });
-      }
       if (payload === undefined) {
         throw new ApiError(`${method} ${path}: the answer is not JSON`, {
           status: response.status,
@@ -140,4 +157,13 @@ export function errorMessage(err: unknown): string {
 
 export function isAbortError(err: unknown): boolean {
   return err instanceof DOMException && err.name === 'AbortError';
+}
+
+/**
+ * True when the server has no such route or object: the answer to an endpoint
+ * a server does not serve yet (docs: /work/api-additions.md), which pages show
+ * as "not available" rather than as a failure.
+ */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404;
 }

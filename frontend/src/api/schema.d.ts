@@ -373,6 +373,7 @@ export interface components {
         };
         Catalog: {
             relations: components["schemas"]["Relation"][];
+            pumps?: components["schemas"]["Pump"][];
         };
         Column: {
             name: string;
@@ -497,6 +498,15 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        PipelinePump: {
+            name: string;
+            /** @description the stream or table it inserts into */
+            target: string;
+            sources: string[];
+            state: components["schemas"]["PumpStateEnum"];
+            /** @description rows it inserted so far */
+            processed_rows: number;
+        };
         /**
          * @description * `stopped` - Stopped
          *     * `starting` - Starting
@@ -541,12 +551,9 @@ export interface components {
         };
         Pump: {
             name: string;
-            /** @description the stream or table it inserts into */
             target: string;
+            started: boolean;
             sources: string[];
-            state: components["schemas"]["PumpStateEnum"];
-            /** @description rows it inserted so far */
-            processed_rows: number;
         };
         /**
          * @description * `stopped` - Stopped
@@ -613,6 +620,8 @@ export interface components {
         ValidateOutput: {
             diagnostics: components["schemas"]["Diagnostic"][];
             catalog: components["schemas"]["Catalog"];
+            /** @description the plan (docs/contracts.md); null when there are errors */
+            plan: unknown;
         };
     };
     responses: never;
@@ -1092,7 +1101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Pump"][];
+                    "application/json": components["schemas"]["PipelinePump"][];
                 };
             };
         };
@@ -1115,7 +1124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Pump"];
+                    "application/json": components["schemas"]["PipelinePump"];
                 };
             };
             404: {

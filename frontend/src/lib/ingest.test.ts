@@ -1,27 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Column, Relation } from '../api/types';
-import { exampleInput, ingestTargets, parseIngestInput } from './ingest';
-
-const rel = (name: string, kind: Relation['kind'], columns: Relation['columns'] = []): Relation => ({
-  name,
-  kind,
-  columns,
-  primary_key: [],
-  append_only: false,
-  materialized: false,
-  local: false,
-  emit_final: null,
-  output_mode: null,
-});
-
-const col = (name: string, type: string, nullable: boolean): Column => ({
-  name,
-  type,
-  nullable,
-  lateness: null,
-  watermark: null,
-  waterline: false,
-});
+import { col, rel } from '../testing/catalog';
+import { exampleCsv, exampleInput, ingestTargets, parseIngestInput, prepareIngest } from './ingest';
 
 describe('ingestTargets', () => {
   it('keeps tables and streams in program order and leaves views out', () => {
@@ -55,11 +34,11 @@ describe('parseIngestInput', () => {
 describe('exampleInput', () => {
   it('builds a row with a plausible value per column type', () => {
     const r = rel('orders', 'table', [
-      col('id', 'BIGINT', false),
-      col('amount', 'DECIMAL(10,2)', true),
-      col('ts', 'TIMESTAMP', false),
-      col('ok', 'BOOLEAN', true),
-      col('note', 'VARCHAR', true),
+      col('id', 'BIGINT'),
+      col('amount', 'DECIMAL(10,2)', { nullable: true }),
+      col('ts', 'TIMESTAMP'),
+      col('ok', 'BOOLEAN', { nullable: true }),
+      col('note', 'VARCHAR', { nullable: true }),
     ]);
     expect(JSON.parse(exampleInput(r))).toEqual([
       { id: 1, amount: '1.00', ts: '2024-01-01 10:00:00', ok: true, note: 'text' },
@@ -68,5 +47,40 @@ describe('exampleInput', () => {
 
   it('falls back to a generic example', () => {
     expect(exampleInput(undefined)).toBe('[{"id": 1}]');
+  });
+});
+
+describe('prepareIngest', () => {
+  const orders = rel('orders', 'table', [col('id', 'BIGINT'), col('customer', 'VARCHAR', { nullable: true })]);
+
+  it('sends JSON as changes', () => {
+    expect(prepareIngest('[{"id": 1}, {"delete": {"id": 2}}]', 'json', orders)).toEqual({
+      ok: true,
+      format: 'json',
+      changes: [{ id: 1 }, { delete: { id: 2 } }],
+      summary: '2 changes',
+    });
+    expect(prepareIngest('{}', 'json', orders)).toMatchObject({ ok: false });
+  });
+
+  it('sends CSV as it is, once its shape and column names check out', () => {
+    expect(prepareIngest('ID,customer\n1,ada\n2,bob\n', 'csv', orders)).toEqual({
+      ok: true,
+      format: 'csv',
+      csv: 'ID,customer\n1,ada\n2,bob\n',
+      summary: '2 rows to insert',
+    });
+    expect(prepareIngest('id,nope\n1,x', 'csv', orders)).toEqual({ ok: false, error: "orders has no column 'nope'." });
+    expect(prepareIngest('id\n', 'csv', orders)).toEqual({ ok: false, error: 'The CSV has a header but no rows.' });
+    expect(prepareIngest('  ', 'csv', orders)).toMatchObject({ ok: false });
+    expect(prepareIngest('id,customer\n1', 'csv', orders)).toMatchObject({ ok: false, error: expect.stringContaining('Row 1') as unknown });
+  });
+});
+
+describe('exampleCsv', () => {
+  it('is a header and one row of example values', () => {
+    expect(exampleCsv(rel('t', 'table', [col('id', 'BIGINT'), col('at', 'TIMESTAMP')]))).toBe(
+      'id,at\n1,2024-01-01 10:00:00',
+    );
   });
 });

@@ -1,5 +1,6 @@
 /** The ingest box's logic: which relations take input, and reading what was typed. */
 import type { Catalog, Change, Column, Relation } from '../api/types';
+import { parseCsv, unknownColumns, type IngestFormat } from './csv';
 
 /** Tables and streams, in catalog (program) order: the relations that accept input. */
 export function ingestTargets(catalog: Catalog | null | undefined): Relation[] {
@@ -51,4 +52,50 @@ export function exampleInput(relation: Relation | undefined): string {
   const row: Record<string, string | number | boolean> = {};
   for (const c of relation.columns) row[c.name] = exampleValue(c);
   return JSON.stringify([row]);
+}
+
+/** What the Send button will do with the text, or why it cannot. */
+export type IngestRequest =
+  | { ok: true; format: 'json'; changes: Change[]; summary: string }
+  | { ok: true; format: 'csv'; csv: string; summary: string }
+  | { ok: false; error: string };
+
+const rowsWord = (n: number): string => `${n} row${n === 1 ? '' : 's'}`;
+
+/**
+ * Reads the box as JSON changes or as CSV (a header, then rows to insert),
+ * checking what can be checked here: the JSON's shape, the CSV's shape and
+ * its column names against the relation's. The server checks types.
+ */
+export function prepareIngest(text: string, format: IngestFormat, relation: Relation | undefined): IngestRequest {
+  if (format === 'json') {
+    const parsed = parseIngestInput(text);
+    if (!parsed.ok) return parsed;
+    const n = parsed.changes.length;
+    return { ok: true, format: 'json', changes: parsed.changes, summary: `${n} change${n === 1 ? '' : 's'}` };
+  }
+  if (text.trim() === '') return { ok: false, error: 'Enter a CSV header line, then one line per row.' };
+  const parsed = parseCsv(text);
+  if (!parsed.ok) return parsed;
+  if (parsed.table.rows.length === 0) return { ok: false, error: 'The CSV has a header but no rows.' };
+  if (relation) {
+    const unknown = unknownColumns(
+      parsed.table.header,
+      relation.columns.map((c) => c.name),
+    );
+    if (unknown.length > 0) {
+      return { ok: false, error: `${relation.name} has no column ${unknown.map((u) => `'${u}'`).join(', ')}.` };
+    }
+  }
+  return { ok: true, format: 'csv', csv: text, summary: `${rowsWord(parsed.table.rows.length)} to insert` };
+}
+
+/** A CSV example for a relation: its header and one row. */
+export function exampleCsv(relation: Relation | undefined): string {
+  if (!relation || relation.columns.length === 0) return 'id\n1';
+  const values = relation.columns.map((c) => {
+    const v = exampleValue(c);
+    return typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v);
+  });
+  return `${relation.columns.map((c) => c.name).join(',')}\n${values.join(',')}`;
 }

@@ -11,13 +11,13 @@ function enabledList(state: PipelineState | null): string[] {
 describe('enabledActions', () => {
   it.each<[PipelineState, string[]]>([
     ['stopped', ['start']],
-    ['failed', ['start', 'stop']],
+    ['failed', ['start']],
     ['running', ['pause', 'stop']],
     ['paused', ['resume', 'stop']],
     ['starting', ['stop']],
     ['pausing', ['stop']],
     ['resuming', ['stop']],
-    ['stopping', ['stop']],
+    ['stopping', []],
   ])('%s enables %j', (state, expected) => {
     expect(enabledList(state)).toEqual(expected);
   });

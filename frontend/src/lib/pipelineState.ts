@@ -5,9 +5,13 @@ export const ACTIONS: readonly PipelineAction[] = ['start', 'pause', 'resume', '
 
 export type EnabledActions = Record<PipelineAction, boolean>;
 
+/** The states the control plane accepts `stop` in (backend/pipelines/services.py ACTIONS). */
+const STOPPABLE: ReadonlySet<PipelineState> = new Set(['starting', 'running', 'pausing', 'paused', 'resuming']);
+
 /**
- * Start when stopped or failed, pause when running, resume when paused, stop
- * unless already stopped. An unknown state (nothing loaded yet) allows nothing.
+ * What the control plane accepts: start when stopped or failed, pause when
+ * running, resume when paused, stop while a runner is (or is becoming) alive.
+ * An unknown state (nothing loaded yet) allows nothing.
  */
 export function enabledActions(state: PipelineState | null | undefined): EnabledActions {
   if (state == null) return { start: false, pause: false, resume: false, stop: false };
@@ -15,7 +19,7 @@ export function enabledActions(state: PipelineState | null | undefined): Enabled
     start: state === 'stopped' || state === 'failed',
     pause: state === 'running',
     resume: state === 'paused',
-    stop: state !== 'stopped',
+    stop: STOPPABLE.has(state),
   };
 }
 

@@ -40,7 +40,7 @@ export function LoginForm({ error, onSignIn }: Props) {
             onChange={(e) => setPassword(e.target.value)}
           />
         </label>
-        <button type="submit" className="primary" data-testid="login-submit" disabled={busy || !username}>
+        <button type="submit" className="btn btn-primary" data-testid="login-submit" disabled={busy || !username}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
         {error !== null && (

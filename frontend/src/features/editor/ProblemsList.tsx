@@ -1,15 +1,18 @@
 import type { Diagnostic } from '../../api/types';
-import { problemLocation, problemSummary, sortDiagnostics } from './problems';
+import { problemLocation, problemSummary, sortDiagnostics, visibleDiagnostics } from './problems';
 
 interface Props {
   diagnostics: readonly Diagnostic[];
   pending: boolean;
   error: string | null;
+  showWarnings: boolean;
+  onShowWarnings: (show: boolean) => void;
   onSelect: (d: Diagnostic) => void;
 }
 
-export function ProblemsList({ diagnostics, pending, error, onSelect }: Props) {
-  const sorted = sortDiagnostics(diagnostics);
+export function ProblemsList({ diagnostics, pending, error, showWarnings, onShowWarnings, onSelect }: Props) {
+  const sorted = sortDiagnostics(visibleDiagnostics(diagnostics, showWarnings));
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   return (
     <section className="problems" aria-label="Problems">
       <header className="problems-header">
@@ -19,6 +22,16 @@ export function ProblemsList({ diagnostics, pending, error, onSelect }: Props) {
         </span>
         {pending && <span className="muted">checking…</span>}
         {error !== null && <span className="error-text">Could not check: {error}</span>}
+        <span className="spacer" />
+        <label className="toggle small">
+          <input
+            type="checkbox"
+            data-testid="show-warnings"
+            checked={showWarnings}
+            onChange={(e) => onShowWarnings(e.target.checked)}
+          />
+          Warnings{warnings > 0 ? ` (${warnings})` : ''}
+        </label>
       </header>
       <ul className="problems-list" data-testid="problems">
         {sorted.map((d, i) => (

@@ -1,19 +1,25 @@
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
-import type { Diagnostic, SourceSpan } from '../../api/types';
+import type { Catalog, Diagnostic, SourceSpan } from '../../api/types';
 import { MARKER_OWNER, diagnosticRange, toMarkers } from './markers';
-import { ensureWeirSql, monaco } from './monacoSetup';
+import { ensureWeirSql, forgetModel, monaco, setModelCatalog } from './monacoSetup';
 import { LANGUAGE_ID, THEME_ID } from './weirSql';
 
 export interface SqlEditorHandle {
   /** Selects the span, scrolls it into view and focuses the editor. */
   reveal(span: SourceSpan): void;
+  focus(): void;
 }
 
 interface Props {
   initialValue: string;
   diagnostics: readonly Diagnostic[];
+  /** What completion offers: the last validation's catalog. */
+  catalog: Catalog | null;
+  /** Why the text cannot be edited now, or null when it can. */
+  readOnlyReason: string | null;
   onChange: (value: string) => void;
   onSave: () => void;
+  onCheckNow: () => void;
   ref?: Ref<SqlEditorHandle>;
 }
 
@@ -21,14 +27,14 @@ interface Props {
  * Monaco with the weir-sql language. Uncontrolled: the text lives in the
  * model, and every edit is reported through onChange.
  */
-export function SqlEditor({ initialValue, diagnostics, onChange, onSave, ref }: Props) {
+export function SqlEditor({ initialValue, diagnostics, catalog, readOnlyReason, onChange, onSave, onCheckNow, ref }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
-  const callbacks = useRef({ onChange, onSave });
+  const callbacks = useRef({ onChange, onSave, onCheckNow });
 
   useEffect(() => {
-    callbacks.current = { onChange, onSave };
-  }, [onChange, onSave]);
+    callbacks.current = { onChange, onSave, onCheckNow };
+  }, [onChange, onSave, onCheckNow]);
 
   // Created once per mount; initialValue is read only here by design.
   useEffect(() => {
@@ -47,14 +53,17 @@ export function SqlEditor({ initialValue, diagnostics, onChange, onSave, ref }: 
       renderLineHighlight: 'line',
       tabSize: 2,
       fixedOverflowWidgets: true,
+      ariaLabel: 'Program text',
     });
     editorRef.current = editor;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => callbacks.current.onSave());
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => callbacks.current.onCheckNow());
     const sub = model.onDidChangeContent(() => callbacks.current.onChange(model.getValue()));
     return () => {
       sub.dispose();
       // Clear our markers before the model goes, so none outlive the editor.
       monaco.editor.setModelMarkers(model, MARKER_OWNER, []);
+      forgetModel(model);
       editor.dispose();
       model.dispose();
       editorRef.current = null;
@@ -68,6 +77,18 @@ export function SqlEditor({ initialValue, diagnostics, onChange, onSave, ref }: 
     monaco.editor.setModelMarkers(model, MARKER_OWNER, toMarkers(diagnostics, monaco.MarkerSeverity, model.uri));
   }, [diagnostics]);
 
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model) setModelCatalog(model, catalog);
+  }, [catalog]);
+
+  useEffect(() => {
+    editorRef.current?.updateOptions({
+      readOnly: readOnlyReason !== null,
+      readOnlyMessage: { value: readOnlyReason ?? '' },
+    });
+  }, [readOnlyReason]);
+
   useImperativeHandle(
     ref,
     () => ({
@@ -79,6 +100,9 @@ export function SqlEditor({ initialValue, diagnostics, onChange, onSave, ref }: 
         editor.setSelection(range);
         editor.revealRangeInCenterIfOutsideViewport(range);
         editor.focus();
+      },
+      focus() {
+        editorRef.current?.focus();
       },
     }),
     [],

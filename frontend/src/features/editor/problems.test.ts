@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../api/types';
-import { problemLocation, problemSummary, sortDiagnostics } from './problems';
+import { problemLocation, problemSummary, sortDiagnostics, visibleDiagnostics } from './problems';
 
 const d = (code: string, line: number, col: number, severity: Diagnostic['severity'] = 'error'): Diagnostic => ({
   code,
@@ -38,5 +38,13 @@ describe('problemLocation and problemSummary', () => {
     expect(problemSummary([d('a', 1, 1)])).toBe('1 error');
     expect(problemSummary([d('a', 1, 1), d('b', 1, 1), d('c', 1, 1, 'warning')])).toBe('2 errors, 1 warning');
     expect(problemSummary([d('c', 1, 1, 'warning'), d('c', 1, 1, 'warning')])).toBe('2 warnings');
+  });
+});
+
+describe('visibleDiagnostics', () => {
+  it('hides warnings only when asked', () => {
+    const all = [d('a', 1, 1), d('w', 2, 1, 'warning')];
+    expect(visibleDiagnostics(all, true)).toBe(all);
+    expect(visibleDiagnostics(all, false).map((x) => x.code)).toEqual(['a']);
   });
 });

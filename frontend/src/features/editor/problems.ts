@@ -26,3 +26,8 @@ export function problemSummary(diagnostics: readonly Diagnostic[]): string {
   if (warnings > 0) parts.push(plural(warnings, 'warning'));
   return parts.join(', ');
 }
+
+/** The diagnostics to show: every one, or the errors alone when warnings are hidden. */
+export function visibleDiagnostics(diagnostics: readonly Diagnostic[], showWarnings: boolean): readonly Diagnostic[] {
+  return showWarnings ? diagnostics : diagnostics.filter((d) => d.severity === 'error');
+}

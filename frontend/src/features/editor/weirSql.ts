@@ -16,7 +16,8 @@ export const DIALECT_KEYWORDS: readonly string[] = [
   'STREAM', 'FOREIGN', 'PUMP', 'ROWTIME', 'LATENESS', 'WATERMARK', 'EMIT_FINAL', 'APPEND_ONLY',
   'TUMBLE', 'TUMBLE_START', 'TUMBLE_END', 'HOP', 'HOP_START', 'HOP_END', 'SESSION', 'DESCRIPTOR',
   'SNAPSHOT', 'SEARCH_KEY', 'TO_CHANGELOG', 'FROM_CHANGELOG', 'LATERAL', 'WINDOW', 'EMIT',
-  'PROCTIME', 'START', 'PAUSE', 'RESUME', 'STOP', 'SERVER', 'OPTIONS', 'SYSTEM_TIME', 'PUNCTUATION',
+  'PROCTIME', 'START', 'PAUSE', 'RESUME', 'STOP', 'STARTED', 'STOPPED', 'SERVER', 'OPTIONS', 'SYSTEM_TIME',
+  'PUNCTUATION', 'LOCAL',
 ];
 
 export const KEYWORDS: readonly string[] = [
@@ -30,7 +31,7 @@ export const KEYWORDS: readonly string[] = [
   'OVER', 'PARTITION', 'PRECEDING', 'PRIMARY', 'RANGE', 'RECURSIVE', 'REFERENCES', 'REPLACE', 'RIGHT',
   'ROW', 'ROWS', 'SECOND', 'SECONDS', 'SELECT', 'SET', 'SOME', 'TABLE', 'THEN', 'TO', 'TRUE',
   'UNBOUNDED', 'UNION', 'UNIQUE', 'UNKNOWN', 'UPDATE', 'USING', 'VALUES', 'VIEW', 'WHEN', 'WHERE',
-  'WITH', 'YEAR',
+  'WITH', 'YEAR', 'LEADING', 'TRAILING', 'BOTH',
 ];
 
 export const TYPE_KEYWORDS: readonly string[] = [
@@ -40,8 +41,10 @@ export const TYPE_KEYWORDS: readonly string[] = [
 ];
 
 export const BUILTIN_FUNCTIONS: readonly string[] = [
-  'ABS', 'AVG', 'CEIL', 'COALESCE', 'CONCAT', 'COUNT', 'FLOOR', 'LOWER', 'MAX', 'MIN', 'MOD', 'NOW',
-  'SUM', 'UPPER',
+  'ABS', 'AVG', 'CEIL', 'CEILING', 'CHAR_LENGTH', 'CHARACTER_LENGTH', 'COALESCE', 'CONCAT', 'COUNT',
+  'DENSE_RANK', 'EXP', 'EXTRACT', 'FLOOR', 'GREATEST', 'INITCAP', 'LEAST', 'LENGTH', 'LN', 'LOG10', 'LOWER',
+  'LTRIM', 'MAX', 'MIN', 'MOD', 'NOW', 'NULLIF', 'POSITION', 'POWER', 'RANK', 'ROUND', 'ROW_NUMBER', 'RTRIM',
+  'SIGN', 'SQRT', 'SUBSTR', 'SUBSTRING', 'SUM', 'TRIM', 'UPPER',
 ];
 
 export const languageConfiguration: languages.LanguageConfiguration = {

@@ -1,7 +1,8 @@
-import { useSyncExternalStore } from 'react';
+import { memo, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Relation } from '../../api/types';
 import { formatRow } from '../../lib/formatRow';
-import { orderedViews, type ChangeRow, type ChangeStore } from './changeStore';
+import { throttle } from '../../lib/throttle';
+import { orderedViews, type ChangeRow, type ChangeSnapshot, type ChangeStore, type ViewChanges } from './changeStore';
 import type { SocketStatus } from './usePipelineSocket';
 
 interface Props {
@@ -9,6 +10,9 @@ interface Props {
   views: readonly Relation[];
   socket: SocketStatus;
 }
+
+/** At most this many renders a second, however fast deltas arrive. */
+const RENDER_INTERVAL_MS = 200;
 
 const SOCKET_LABEL: Record<SocketStatus, string> = {
   connecting: 'connecting…',
@@ -36,13 +40,64 @@ function ChangeLine({ change, columns }: { change: ChangeRow; columns: readonly 
   );
 }
 
-export function ChangePanel({ store, views, socket }: Props) {
-  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot);
-  const columnsByView = new Map(views.map((v) => [v.name, v.columns.map((c) => c.name)]));
-  const shown = orderedViews(
-    views.map((v) => v.name),
-    snapshot,
+/** One view's list; memoised on its rows, so a paused display does not re-render hundreds of rows. */
+const ViewList = memo(function ViewList({ v, columns }: { v: ViewChanges; columns: readonly string[] }) {
+  const inserts = v.rows.filter((r) => r.kind === 'insert').length;
+  return (
+    <div className="view-changes" data-testid="view-changes" data-view={v.view}>
+      <h3>
+        <span className="mono">{v.view}</span>
+        <span className="muted small">
+          {v.rows.length === 0
+            ? 'no changes yet'
+            : `step ${v.lastStep} · ${inserts} + / ${v.rows.length - inserts} −`}
+          {v.dropped > 0 ? ` · ${v.dropped} older not shown` : ''}
+        </span>
+      </h3>
+      <ol className="change-list">
+        {v.rows.map((change) => (
+          <ChangeLine key={change.key} change={change} columns={columns} />
+        ))}
+      </ol>
+    </div>
   );
+});
+
+function useThrottledSnapshot(store: ChangeStore): ChangeSnapshot {
+  const subscribe = useMemo(
+    () => (listener: () => void) => {
+      const throttled = throttle(listener, RENDER_INTERVAL_MS);
+      const unsubscribe = store.subscribe(throttled);
+      return () => {
+        throttled.cancel();
+        unsubscribe();
+      };
+    },
+    [store],
+  );
+  return useSyncExternalStore(subscribe, store.getSnapshot);
+}
+
+/**
+ * Every view's changes as they arrive: inserts and deletes coloured, newest
+ * step first. Pausing freezes what is shown while the pipeline (and the
+ * store) go on; clearing empties the lists.
+ */
+export function ChangePanel({ store, views, socket }: Props) {
+  const live = useThrottledSnapshot(store);
+  const [frozen, setFrozen] = useState<ChangeSnapshot | null>(null);
+  const [only, setOnly] = useState('');
+  const shownSnapshot = frozen ?? live;
+  const columnsByView = useMemo(() => new Map(views.map((v) => [v.name, v.columns.map((c) => c.name)])), [views]);
+  const names = views.filter((v) => !v.local).map((v) => v.name);
+  const shown = orderedViews(names, shownSnapshot).filter((v) => only === '' || v.view === only);
+  const missed = frozen === null ? 0 : live.received - frozen.received;
+
+  const clear = () => {
+    store.clear();
+    if (frozen !== null) setFrozen(store.getSnapshot());
+  };
+
   return (
     <section className="panel changes" aria-label="Changes" data-testid="changes">
       <header className="panel-header">
@@ -51,22 +106,37 @@ export function ChangePanel({ store, views, socket }: Props) {
           {SOCKET_LABEL[socket]}
         </span>
       </header>
+      <div className="button-row">
+        <select aria-label="View" value={only} onChange={(e) => setOnly(e.target.value)} data-testid="changes-view">
+          <option value="">All views</option>
+          {names.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-pressed={frozen !== null}
+          data-testid="changes-pause"
+          onClick={() => setFrozen(frozen === null ? live : null)}
+          title="Freeze the display; the pipeline keeps running"
+        >
+          {frozen === null ? 'Pause display' : 'Resume display'}
+        </button>
+        <button type="button" className="btn btn-small" data-testid="changes-clear" onClick={clear}>
+          Clear
+        </button>
+      </div>
+      {frozen !== null && (
+        <p className="small notice" data-testid="changes-paused" role="status">
+          Display paused · {missed} new change{missed === 1 ? '' : 's'} since
+        </p>
+      )}
       {shown.length === 0 && <p className="muted small">No views in this program.</p>}
       {shown.map((v) => (
-        <div key={v.view} className="view-changes" data-testid="view-changes" data-view={v.view}>
-          <h3>
-            <span className="mono">{v.view}</span>
-            <span className="muted small">
-              {v.rows.length === 0 ? 'no changes yet' : `step ${v.lastStep}`}
-              {v.dropped > 0 ? ` · ${v.dropped} older not shown` : ''}
-            </span>
-          </h3>
-          <ol className="change-list">
-            {v.rows.map((change) => (
-              <ChangeLine key={change.key} change={change} columns={columnsByView.get(v.view) ?? []} />
-            ))}
-          </ol>
-        </div>
+        <ViewList key={v.view} v={v} columns={columnsByView.get(v.view) ?? []} />
       ))}
     </section>
   );

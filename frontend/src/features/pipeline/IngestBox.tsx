@@ -1,36 +1,85 @@
 import { useState } from 'react';
 import { api } from '../../api/endpoints';
-import { errorMessage } from '../../api/client';
+import { errorMessage, isNotFound } from '../../api/client';
+import { pendingApi } from '../../api/pending';
 import type { Catalog } from '../../api/types';
-import { exampleInput, ingestTargets, parseIngestInput } from '../../lib/ingest';
+import { detectFormat, type IngestFormat } from '../../lib/csv';
+import { isModEnter } from '../../lib/keys';
+import { exampleCsv, exampleInput, ingestTargets, prepareIngest } from '../../lib/ingest';
 
 interface Props {
   pipeline: string;
   catalog: Catalog | null;
 }
 
-type Result = { kind: 'none' } | { kind: 'sending' } | { kind: 'ok'; accepted: number } | { kind: 'error'; message: string };
+type Result =
+  | { kind: 'none' }
+  | { kind: 'sending' }
+  | { kind: 'ok'; text: string }
+  | { kind: 'unavailable'; text: string }
+  | { kind: 'error'; message: string };
 
+type FormatChoice = 'auto' | IngestFormat;
+
+function ResultLine({ result, testId }: { result: Result; testId: string }) {
+  return (
+    <span
+      className={result.kind === 'error' ? 'error-text small' : 'muted small'}
+      data-testid={testId}
+      data-status={result.kind}
+      role="status"
+    >
+      {result.kind === 'sending' && 'sending…'}
+      {(result.kind === 'ok' || result.kind === 'unavailable') && result.text}
+      {result.kind === 'error' && result.message}
+    </span>
+  );
+}
+
+/** Rows into a table or stream, as JSON changes or CSV; and rowtime bounds (punctuation) without rows. */
 export function IngestBox({ pipeline, catalog }: Props) {
   const targets = ingestTargets(catalog);
   const [chosen, setChosen] = useState<string | null>(null);
   const [text, setText] = useState('');
+  const [formatChoice, setFormatChoice] = useState<FormatChoice>('auto');
   const [result, setResult] = useState<Result>({ kind: 'none' });
+  const [bound, setBound] = useState('');
+  const [strict, setStrict] = useState(false);
+  const [boundResult, setBoundResult] = useState<Result>({ kind: 'none' });
 
   // The first table until the user picks one (or the picked one disappears).
   const table = targets.find((t) => t.name === chosen)?.name ?? targets[0]?.name ?? '';
   const relation = targets.find((t) => t.name === table);
+  const format: IngestFormat = formatChoice === 'auto' ? detectFormat(text) : formatChoice;
 
   const send = () => {
-    const parsed = parseIngestInput(text);
-    if (!parsed.ok) {
-      setResult({ kind: 'error', message: parsed.error });
+    const request = prepareIngest(text, format, relation);
+    if (!request.ok) {
+      setResult({ kind: 'error', message: request.error });
       return;
     }
     setResult({ kind: 'sending' });
-    api.ingest(pipeline, table, parsed.changes).then(
-      (answer) => setResult({ kind: 'ok', accepted: answer.accepted }),
+    const call = request.format === 'json' ? api.ingest(pipeline, table, request.changes) : api.ingestCsv(pipeline, table, request.csv);
+    call.then(
+      (answer) => setResult({ kind: 'ok', text: `accepted ${answer.accepted} (${request.format.toUpperCase()}) · seq ${answer.seq}` }),
       (err: unknown) => setResult({ kind: 'error', message: errorMessage(err) }),
+    );
+  };
+
+  const sendBound = () => {
+    if (bound.trim() === '') {
+      setBoundResult({ kind: 'error', message: 'Enter a time, e.g. 2026-01-01 10:00:00' });
+      return;
+    }
+    setBoundResult({ kind: 'sending' });
+    pendingApi.bound(pipeline, table, bound.trim(), strict).then(
+      (answer) => setBoundResult({ kind: 'ok', text: `bound accepted · seq ${answer.seq}` }),
+      (err: unknown) =>
+        setBoundResult(
+          isNotFound(err)
+            ? { kind: 'unavailable', text: 'Rowtime bounds are not available on this server.' }
+            : { kind: 'error', message: errorMessage(err) },
+        ),
     );
   };
 
@@ -53,15 +102,36 @@ export function IngestBox({ pipeline, catalog }: Props) {
           ))}
         </select>
       </header>
+      <div className="segmented" role="radiogroup" aria-label="Format">
+        {(['auto', 'json', 'csv'] as const).map((f) => (
+          <label key={f} className={formatChoice === f ? 'seg seg-on' : 'seg'}>
+            <input
+              type="radio"
+              name={`ingest-format-${pipeline}`}
+              value={f}
+              checked={formatChoice === f}
+              onChange={() => setFormatChoice(f)}
+              data-testid={`ingest-format-${f}`}
+            />
+            {f === 'auto' ? `Auto (${detectFormat(text).toUpperCase()})` : f.toUpperCase()}
+          </label>
+        ))}
+      </div>
       <textarea
         data-testid="ingest-rows"
-        aria-label="Rows or changes as a JSON array"
+        aria-label={format === 'json' ? 'Rows or changes as a JSON array' : 'CSV: a header line, then rows to insert'}
         className="mono"
         rows={4}
         spellCheck={false}
-        placeholder={exampleInput(relation)}
+        placeholder={format === 'json' ? exampleInput(relation) : exampleCsv(relation)}
         value={text}
         onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (isModEnter(e)) {
+            e.preventDefault();
+            send();
+          }
+        }}
       />
       <div className="button-row">
         <button
@@ -70,20 +140,45 @@ export function IngestBox({ pipeline, catalog }: Props) {
           data-testid="ingest-send"
           disabled={table === '' || result.kind === 'sending'}
           onClick={send}
+          title="Send (Ctrl/Cmd+Enter)"
         >
-          Send
+          Send {format.toUpperCase()}
         </button>
-        <span
-          className={result.kind === 'error' ? 'error-text small' : 'muted small'}
-          data-testid="ingest-result"
-          data-status={result.kind}
-          role="status"
-        >
-          {result.kind === 'sending' && 'sending…'}
-          {result.kind === 'ok' && `accepted ${result.accepted}`}
-          {result.kind === 'error' && result.message}
-        </span>
+        <ResultLine result={result} testId="ingest-result" />
       </div>
+      <details className="bound">
+        <summary className="small" data-testid="bound-toggle">
+          Rowtime bound (punctuation)
+        </summary>
+        <p className="muted small">
+          Tells {table || 'the table'} that no row older than this time will come: windows close and emit_final rows are
+          released as if a row with this time had arrived.
+        </p>
+        <div className="button-row">
+          <input
+            className="mono"
+            data-testid="bound-value"
+            aria-label="Bound time"
+            placeholder="2026-01-01 10:00:00"
+            value={bound}
+            onChange={(e) => setBound(e.target.value)}
+          />
+          <label className="toggle small">
+            <input type="checkbox" checked={strict} onChange={(e) => setStrict(e.target.checked)} data-testid="bound-strict" />
+            strict
+          </label>
+          <button
+            type="button"
+            className="btn"
+            data-testid="bound-send"
+            disabled={table === '' || boundResult.kind === 'sending'}
+            onClick={sendBound}
+          >
+            Send bound
+          </button>
+        </div>
+        <ResultLine result={boundResult} testId="bound-result" />
+      </details>
     </section>
   );
 }

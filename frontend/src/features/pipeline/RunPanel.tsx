@@ -1,5 +1,9 @@
 import type { Pipeline, PipelineAction } from '../../api/types';
+import type { PipelineWithExtras } from '../../api/pending';
 import { StateBadge } from '../../components/StateBadge';
+import { ConfigForm } from './ConfigForm';
+import { Link } from '../shell/router';
+import { programPath } from '../../lib/routes';
 import { ACTIONS, enabledActions } from '../../lib/pipelineState';
 
 const LABELS: Record<PipelineAction, string> = {
@@ -10,17 +14,24 @@ const LABELS: Record<PipelineAction, string> = {
 };
 
 interface Props {
-  pipeline: Pipeline | null;
+  pipeline: PipelineWithExtras | null;
   programVersion: number | null;
-  busy: PipelineAction | null;
+  busy: PipelineAction | 'deploy' | null;
   actionError: string | null;
   onAction: (action: PipelineAction) => void;
+  onDeploy: () => void;
+  onConfigSaved: (pipeline: PipelineWithExtras) => void;
 }
 
-export function RunPanel({ pipeline, programVersion, busy, actionError, onAction }: Props) {
+function canDeploy(pipeline: Pipeline): boolean {
+  return pipeline.state === 'stopped' || pipeline.state === 'failed';
+}
+
+export function RunPanel({ pipeline, programVersion, busy, actionError, onAction, onDeploy, onConfigSaved }: Props) {
   const state = pipeline?.state ?? null;
   const enabled = enabledActions(state);
   const stale = pipeline !== null && programVersion !== null && programVersion !== pipeline.program_version;
+  const config = pipeline?.config;
   return (
     <section className="panel run-panel" aria-label="Run">
       <header className="panel-header">
@@ -43,9 +54,22 @@ export function RunPanel({ pipeline, programVersion, busy, actionError, onAction
       </div>
       {pipeline && (
         <p className="muted small">
-          Runs program version {pipeline.program_version}
-          {stale ? ` (latest is ${programVersion}; restart to run it)` : ''}
-          {` · step ${pipeline.last_step}`}
+          Runs <Link to={programPath(pipeline.program)}>{pipeline.program}</Link> v{pipeline.program_version}
+          {` · step `}
+          <span data-testid="last-step">{pipeline.last_step}</span>
+          {config ? ` · ${config.spark_master}, ${config.cores} cores, ${config.memory}` : ''}
+        </p>
+      )}
+      {pipeline && stale && (
+        <p className="small notice" data-testid="stale-version">
+          The program is at v{programVersion}.{' '}
+          {canDeploy(pipeline) ? (
+            <button type="button" className="btn btn-small" data-testid="deploy" disabled={busy !== null} onClick={onDeploy}>
+              {busy === 'deploy' ? 'Deploying…' : `Deploy v${programVersion}`}
+            </button>
+          ) : (
+            'Stop the pipeline to deploy it.'
+          )}
         </p>
       )}
       {state === 'failed' && pipeline?.error ? (
@@ -53,8 +77,11 @@ export function RunPanel({ pipeline, programVersion, busy, actionError, onAction
           {pipeline.error}
         </p>
       ) : null}
+      {pipeline && config && (
+        <ConfigForm pipeline={pipeline.name} config={config} editable={canDeploy(pipeline)} onSaved={onConfigSaved} />
+      )}
       {actionError !== null && (
-        <p className="error-text" data-testid="action-error">
+        <p className="error-text" data-testid="action-error" role="alert">
           {actionError}
         </p>
       )}

@@ -79,6 +79,42 @@ describe('ChangeStore', () => {
   });
 });
 
+describe('ChangeStore.clear and volume', () => {
+  it('empties the buffers but remembers steps, so a replay does not refill them', () => {
+    const store = new ChangeStore(10);
+    store.add(delta(1, 'v', ['insert', 1]));
+    store.add(delta(2, 'v', ['insert', 2]));
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.clear();
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(summary(store, 'v')).toEqual([]);
+    expect(store.add(delta(2, 'v', ['insert', 2]))).toBe(false);
+    expect(store.add(delta(3, 'v', ['insert', 3]))).toBe(true);
+    expect(summary(store, 'v')).toEqual(['3+3']);
+  });
+
+  it('counts every change received, cleared or pushed out', () => {
+    const store = new ChangeStore(2);
+    store.add(delta(1, 'v', ['insert', 1], ['insert', 2], ['insert', 3]));
+    store.clear();
+    store.add(delta(2, 'v', ['insert', 4]));
+    expect(store.getSnapshot().received).toBe(4);
+  });
+
+  it('stays bounded under a flood: 100 000 changes keep only the newest per view', () => {
+    const store = new ChangeStore(500);
+    for (let step = 1; step <= 100; step += 1) {
+      const changes = Array.from({ length: 1000 }, (_, i) => ['insert', step * 1000 + i] as ['insert', number]);
+      store.add(delta(step, 'v', ...changes));
+    }
+    const v = store.getSnapshot().views[0];
+    expect(v?.rows).toHaveLength(500);
+    expect(v?.dropped).toBe(99_500);
+    expect(v?.rows[0]?.step).toBe(100);
+  });
+});
+
 describe('orderedViews', () => {
   it('shows catalog views first, even empty ones, then views only the stream named', () => {
     const store = new ChangeStore(5);

@@ -29,15 +29,18 @@ export interface ChangeSnapshot {
   views: readonly ViewChanges[];
   /** The highest step seen on any view, or null before the first delta. */
   lastStep: number | null;
+  /** Changes received since the store was made (cleared or not): a display paused at n has missed `received - n`. */
+  received: number;
 }
 
-const EMPTY: ChangeSnapshot = { views: [], lastStep: null };
+const EMPTY: ChangeSnapshot = { views: [], lastStep: null, received: 0 };
 
 export class ChangeStore {
   private readonly buffers = new Map<string, DeltaBuffer<ChangeRow>>();
   private readonly lastStepByView = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
   private nextKey = 0;
+  private received = 0;
   private maxStep: number | null = null;
   private snapshot: ChangeSnapshot = EMPTY;
   private dirty = false;
@@ -65,6 +68,7 @@ export class ChangeStore {
       if (change === undefined) continue;
       buffer.push({ key: this.nextKey++, step: delta.step, kind: change.kind, row: change.row });
     }
+    this.received += delta.changes.length;
     this.lastStepByView.set(delta.view, delta.step);
     this.maxStep = this.maxStep === null ? delta.step : Math.max(this.maxStep, delta.step);
     this.dirty = true;
@@ -74,6 +78,16 @@ export class ChangeStore {
 
   get lastStep(): number | null {
     return this.maxStep;
+  }
+
+  /**
+   * Empties every view's buffer. The steps already seen stay remembered, so
+   * a reconnect replaying them does not bring the cleared rows back.
+   */
+  clear(): void {
+    for (const buffer of this.buffers.values()) buffer.clear();
+    this.dirty = true;
+    for (const listener of this.listeners) listener();
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -86,6 +100,7 @@ export class ChangeStore {
       this.dirty = false;
       this.snapshot = {
         lastStep: this.maxStep,
+        received: this.received,
         views: [...this.buffers.entries()].map(([view, buffer]) => ({
           view,
           rows: buffer.newestFirst(),

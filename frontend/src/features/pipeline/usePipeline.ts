@@ -11,9 +11,13 @@ export interface PipelineControl {
   pipeline: Pipeline | null;
   loadError: string | null;
   /** The action whose request is in flight, if any. */
-  busy: PipelineAction | null;
+  busy: PipelineAction | 'deploy' | null;
   actionError: string | null;
   act: (action: PipelineAction) => void;
+  /** Moves a stopped pipeline to its program's latest version. */
+  deploy: () => void;
+  /** Takes a pipeline a call answered (e.g. after its settings were saved). */
+  replace: (pipeline: Pipeline) => void;
   /** A state pushed by the websocket. */
   applyState: (state: PipelineState, error: string | null) => void;
   /** A delta of this step arrived: the pipeline has run at least this far. */
@@ -29,7 +33,7 @@ export function usePipeline(name: string): PipelineControl {
   const [pipeline, setPipeline] = useState<Pipeline | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [target, setTarget] = useState<PipelineState | null>(null);
-  const [busy, setBusy] = useState<PipelineAction | null>(null);
+  const [busy, setBusy] = useState<PipelineAction | 'deploy' | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
 
   const receive = useCallback((p: Pipeline) => {
@@ -103,6 +107,21 @@ export function usePipeline(name: string): PipelineControl {
     [name],
   );
 
+  const deploy = useCallback(() => {
+    setBusy('deploy');
+    setActionError(null);
+    api.deployPipeline(name).then(
+      (p) => {
+        setBusy(null);
+        setPipeline(p);
+      },
+      (err: unknown) => {
+        setBusy(null);
+        setActionError(errorMessage(err));
+      },
+    );
+  }, [name]);
+
   const applyState = useCallback((state: PipelineState, error: string | null) => {
     setPipeline((p) => (p ? { ...p, state, error: error ?? '' } : p));
     setTarget((t) => (t !== null && (state === t || state === 'failed') ? null : t));
@@ -112,5 +131,5 @@ export function usePipeline(name: string): PipelineControl {
     setPipeline((p) => (p && step > p.last_step ? { ...p, last_step: step } : p));
   }, []);
 
-  return { pipeline, loadError, busy, actionError, act, applyState, noteStep };
+  return { pipeline, loadError, busy, actionError, act, deploy, replace: receive, applyState, noteStep };
 }

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { MetricsSample, PipelineWithExtras } from '../../api/pending';
+import { isValidName, rowFigures, sortForDashboard } from './rows';
+
+const pipeline = (over: Partial<PipelineWithExtras> = {}): PipelineWithExtras => ({
+  name: 'p',
+  program: 'p',
+  program_version: 1,
+  desired_state: 'running',
+  state: 'running',
+  error: '',
+  last_step: 3,
+  on_runner_failure: 'fail',
+  runner_pid: null,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  ...over,
+});
+
+const sample = (input: number, processed: number, lag: number): MetricsSample => ({
+  time: '2026-01-01T00:00:00Z',
+  step: 1,
+  input_rows: 1,
+  input_rows_per_second: input,
+  processed_rows_per_second: processed,
+  step_duration_ms: 1,
+  state_rows: 1,
+  late_rows: 0,
+  lag_rows: lag,
+  lag_ms: 1,
+  waterlines: {},
+});
+
+describe('rowFigures', () => {
+  it('prefers the summary', () => {
+    const p = pipeline({
+      summary: { input_rows_per_second: 9, processed_rows_per_second: 8, lag_rows: 7, late_rows: 6, errors: 5, last_step_duration_ms: 4 },
+    });
+    expect(rowFigures(p, { samples: [sample(1, 2, 3)], lateCounts: { t: 100 } })).toEqual({
+      throughput: 8,
+      sparkline: [1],
+      lagRows: 7,
+      lateRows: 6,
+      errors: 5,
+    });
+  });
+
+  it('falls back to the latest sample and the late row counts', () => {
+    expect(rowFigures(pipeline(), { samples: [sample(1, 2, 3), sample(4, 5, 6)], lateCounts: { a: 2, b: 3 } })).toEqual({
+      throughput: 5,
+      sparkline: [1, 4],
+      lagRows: 6,
+      lateRows: 5,
+      errors: null,
+    });
+  });
+
+  it('knows nothing on a server without the extended API beyond late rows', () => {
+    expect(rowFigures(pipeline(), { samples: null, lateCounts: {} })).toEqual({
+      throughput: null,
+      sparkline: null,
+      lagRows: null,
+      lateRows: 0,
+      errors: null,
+    });
+  });
+});
+
+describe('sortForDashboard', () => {
+  it('puts failed pipelines first, then by name', () => {
+    const sorted = sortForDashboard([
+      { name: 'b', state: 'running' },
+      { name: 'c', state: 'failed' },
+      { name: 'a', state: 'stopped' },
+    ]);
+    expect(sorted.map((p) => p.name)).toEqual(['c', 'a', 'b']);
+  });
+});
+
+describe('isValidName', () => {
+  it('accepts slugs only', () => {
+    expect(isValidName('orders-2_b')).toBe(true);
+    expect(isValidName('has space')).toBe(false);
+    expect(isValidName('')).toBe(false);
+  });
+});

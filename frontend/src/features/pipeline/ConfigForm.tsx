@@ -1,0 +1,73 @@
+import { useState, type SyntheticEvent } from 'react';
+import { errorMessage } from '../../api/client';
+import { pendingApi, type PipelineConfig, type PipelineWithExtras } from '../../api/pending';
+import { configFields, configPatch } from './config';
+
+interface Props {
+  pipeline: string;
+  config: PipelineConfig;
+  /** Settings change only while the pipeline is stopped (or failed). */
+  editable: boolean;
+  onSaved: (pipeline: PipelineWithExtras) => void;
+}
+
+/** Where and how the pipeline runs: Spark master, cores, memory, trigger interval; output connectors listed. */
+export function ConfigForm({ pipeline, config, editable, onSaved }: Props) {
+  const [fields, setFields] = useState(() => configFields(config));
+  const [status, setStatus] = useState<{ kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; message: string }>({
+    kind: 'idle',
+  });
+  const field = (key: keyof typeof fields, label: string) => (
+    <label>
+      {label}
+      <input
+        value={fields[key]}
+        disabled={!editable}
+        onChange={(e) => setFields({ ...fields, [key]: e.target.value })}
+        data-testid={`config-${key}`}
+      />
+    </label>
+  );
+  const save = (e: SyntheticEvent) => {
+    e.preventDefault();
+    const patch = configPatch(fields, config);
+    if (!patch.ok) {
+      setStatus({ kind: 'error', message: patch.error });
+      return;
+    }
+    setStatus({ kind: 'saving' });
+    pendingApi.patchConfig(pipeline, patch.patch).then(
+      (saved) => {
+        setStatus({ kind: 'saved' });
+        onSaved(saved);
+      },
+      (err: unknown) => setStatus({ kind: 'error', message: errorMessage(err) }),
+    );
+  };
+  return (
+    <details className="config">
+      <summary className="small">Runtime settings</summary>
+      <form className="config-form" onSubmit={save} aria-label="Runtime settings">
+        {field('spark_master', 'Spark master')}
+        {field('cores', 'Cores')}
+        {field('memory', 'Memory')}
+        {field('trigger_interval_ms', 'Trigger interval (ms)')}
+        <p className="muted small">
+          {config.connectors.length === 0
+            ? 'No output connectors.'
+            : `Output connectors: ${config.connectors.map((c) => `${c.view} → ${c.type}`).join(', ')}`}
+        </p>
+        <div className="button-row">
+          <button type="submit" className="btn btn-small" disabled={!editable || status.kind === 'saving'}>
+            Save settings
+          </button>
+          <span className={status.kind === 'error' ? 'error-text small' : 'muted small'} role="status">
+            {!editable && 'Stop the pipeline to change them.'}
+            {status.kind === 'saved' && 'Saved.'}
+            {status.kind === 'error' && status.message}
+          </span>
+        </div>
+      </form>
+    </details>
+  );
+}
