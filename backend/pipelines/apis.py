@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,7 +12,30 @@ from backend.accounts.models import ApiKey
 from backend.core.apis import ErrorSerializer
 from backend.core.errors import ApplicationError
 from backend.pipelines import selectors, services
-from backend.pipelines.models import DesiredState, OnRunnerFailure, State
+from backend.pipelines.config import effective_config
+from backend.pipelines.models import DesiredState, OnRunnerFailure, Pipeline, State
+
+
+class ConnectorSerializer(serializers.Serializer):
+    view = serializers.CharField()
+    type = serializers.ChoiceField(choices=["file", "postgres"])
+    path = serializers.CharField(required=False, help_text="file: an absolute directory")
+    format = serializers.ChoiceField(choices=["jsonl"], required=False)
+    url = serializers.CharField(required=False, help_text="postgres: postgresql://...")
+    table = serializers.CharField(required=False)
+
+
+class PipelineConfigSerializer(serializers.Serializer):
+    spark_master = serializers.CharField(help_text="local[N], spark://host:port, ...")
+    cores = serializers.IntegerField(min_value=1)
+    memory = serializers.CharField(help_text="the driver's and executors' heap, e.g. 1g")
+    trigger_interval_ms = serializers.IntegerField(
+        min_value=0, help_text="0: a step starts as soon as input waits"
+    )
+    storage_dir = serializers.CharField(
+        allow_null=True, help_text="where the checkpoint and state live (null: the default)"
+    )
+    connectors = ConnectorSerializer(many=True)
 
 
 class PipelineSerializer(serializers.Serializer):
@@ -27,8 +50,20 @@ class PipelineSerializer(serializers.Serializer):
     runner_pid = serializers.IntegerField(
         allow_null=True, help_text="The Spark runner's process id, while one runs."
     )
+    config = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
+
+    @extend_schema_field(PipelineConfigSerializer)
+    def get_config(self, pipeline: Pipeline) -> dict[str, Any]:
+        return effective_config(pipeline.config)
+
+
+class PipelinePatchSerializer(serializers.Serializer):
+    config = PipelineConfigSerializer(
+        partial=True, required=False, help_text="only the keys to change"
+    )
+    on_runner_failure = serializers.ChoiceField(choices=OnRunnerFailure.choices, required=False)
 
 
 class PipelineCreateSerializer(serializers.Serializer):
@@ -89,6 +124,40 @@ class PipelineDetailApi(APIView):
         return Response(
             PipelineSerializer(selectors.pipeline_get(user=request.user, name=name)).data
         )
+
+    @extend_schema(
+        request=PipelinePatchSerializer,
+        responses={
+            200: PipelineSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+        },
+        operation_id="pipelines_update",
+    )
+    def patch(self, request: Request, name: str) -> Response:
+        body = request.data
+        if not isinstance(body, dict):
+            raise ApplicationError("Expected a JSON object {config, on_runner_failure}")
+        unknown = sorted(set(body) - {"config", "on_runner_failure"})
+        if unknown:
+            raise ApplicationError(
+                f"Unknown field '{unknown[0]}'; the fields are config and on_runner_failure",
+                details={"field": unknown[0]},
+            )
+        failure = body.get("on_runner_failure")
+        if failure is not None and failure not in OnRunnerFailure.values:
+            raise ApplicationError(
+                "on_runner_failure must be fail or restart", details={"field": "on_runner_failure"}
+            )
+        pipeline = services.pipeline_configure(
+            user=request.user,
+            name=name,
+            actor=_actor(request),
+            config=body.get("config"),
+            on_runner_failure=failure,
+        )
+        return Response(PipelineSerializer(pipeline).data)
 
 
 class PipelineActionApi(APIView):

@@ -55,6 +55,8 @@ class Pipeline(models.Model):
     last_step = models.BigIntegerField(default=0)
     # Input rows refused so far, per relation ({"orders": 12}); DroppedRow logs some.
     dropped_counts = models.JSONField(default=dict)
+    # Runtime configuration as set by PATCH (backend/pipelines/config.py fills in defaults).
+    config = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -3,6 +3,7 @@
 import json
 import logging
 import shutil
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -12,6 +13,7 @@ from django.db import transaction
 from backend.accounts.quotas import require_pipeline_room
 from backend.core.errors import ApplicationError, Conflict, NotFound
 from backend.pipelines import events
+from backend.pipelines.config import RUN_FILES, storage_root, validated_config
 from backend.pipelines.ingress import csv_changes, normalize_changes, relation_named
 from backend.pipelines.models import (
     DesiredState,
@@ -206,6 +208,77 @@ def _request(pipeline: Pipeline, action: str, actor: str) -> None:
         )
 
 
+def pipeline_configure(
+    *,
+    user: AbstractBaseUser,
+    name: str,
+    actor: str,
+    config: Any = None,
+    on_runner_failure: str | None = None,
+) -> Pipeline:
+    """Change a stopped (or failed) pipeline's runtime configuration.
+
+    A new `storage_dir` takes the pipeline's checkpoint and state along with it, so
+    the next start goes on from where the last run stopped.
+    """
+    with transaction.atomic():
+        pipeline = _locked(user, name)
+        if pipeline.state not in (State.STOPPED, State.FAILED):
+            raise ApplicationError(
+                f"Stop pipeline '{name}' before changing its configuration",
+                code="pipeline_running",
+                status=409,
+                details={"state": pipeline.state},
+            )
+        changed = []
+        if config is not None:
+            new = validated_config(pipeline.config, config, pipeline.program_version.catalog)
+            _move_run_files(
+                storage_root(pipeline.pk, pipeline.config), storage_root(pipeline.pk, new)
+            )
+            changed = sorted(k for k in config if new.get(k) != pipeline.config.get(k))
+            pipeline.config = new
+        if on_runner_failure is not None and on_runner_failure != pipeline.on_runner_failure:
+            pipeline.on_runner_failure = on_runner_failure
+            changed.append("on_runner_failure")
+        pipeline.save(update_fields=["config", "on_runner_failure", "updated_at"])
+        if changed:
+            PipelineEvent.objects.create(
+                pipeline=pipeline,
+                from_state=pipeline.state,
+                to_state=pipeline.state,
+                actor=actor,
+                message=f"configuration changed: {', '.join(changed)}",
+            )
+    return pipeline
+
+
+def _move_run_files(old: Path, new: Path) -> None:
+    """Move a run's checkpoint and state from `old` to `new` (both storage roots)."""
+    if old.resolve() == new.resolve():
+        return
+    present = [part for part in RUN_FILES if (old / part).exists()]
+    if not present:
+        return
+    taken = [part for part in RUN_FILES if (new / part).exists()]
+    if taken:
+        raise ApplicationError(
+            f"config.storage_dir: {new} already holds a {taken[0]}; choose an empty directory",
+            code="invalid_config",
+            details={"key": "storage_dir"},
+        )
+    try:
+        new.mkdir(parents=True, exist_ok=True)
+        for part in present:
+            shutil.move(old / part, new / part)
+    except OSError as err:
+        raise ApplicationError(
+            f"config.storage_dir: cannot move the pipeline's state to {new}: {err.strerror}",
+            code="invalid_config",
+            details={"key": "storage_dir"},
+        ) from err
+
+
 def pipeline_deploy(*, user: AbstractBaseUser, name: str, actor: str) -> Pipeline:
     """Move a stopped pipeline to its program's latest version.
 
@@ -244,16 +317,19 @@ def pipeline_deploy(*, user: AbstractBaseUser, name: str, actor: str) -> Pipelin
 
 def _reset_run(pipeline: Pipeline) -> None:
     """Forget what the pipeline computed; keep what it was given (the input log)."""
-    from worker.launcher import pipeline_dir
-
     PipelineStep.objects.filter(pipeline=pipeline).delete()
     ViewDelta.objects.filter(pipeline=pipeline).delete()
     DroppedRow.objects.filter(pipeline=pipeline).delete()
     pipeline.last_step = 0
     pipeline.dropped_counts = {}
     pipeline.save(update_fields=["last_step", "dropped_counts", "updated_at"])
-    storage = pipeline_dir(pipeline.pk)
-    transaction.on_commit(lambda: shutil.rmtree(storage, ignore_errors=True))
+    storage = storage_root(pipeline.pk, pipeline.config)
+    transaction.on_commit(lambda: _remove_run_files(storage))
+
+
+def _remove_run_files(storage: Path) -> None:
+    for part in RUN_FILES:
+        shutil.rmtree(storage / part, ignore_errors=True)
 
 
 def pipeline_ingest(

@@ -17,6 +17,7 @@ from django.db import close_old_connections
 from pyspark.sql import DataFrame
 from pyspark.sql.streaming import StreamingQuery
 
+from backend.pipelines.config import effective_config, storage_root
 from backend.pipelines.models import DesiredState, Pipeline, State
 from backend.pipelines.services import (
     pipeline_record_step,
@@ -24,7 +25,6 @@ from backend.pipelines.services import (
     pipeline_set_state,
     pipeline_step_done,
 )
-from worker.launcher import pipeline_dir
 from worker.runner.engine import StepEngine
 from worker.runner.session import build_session
 from worker.runner.source import SOURCE_NAME, InputLogSource
@@ -33,7 +33,6 @@ from worker.runner.state import DiskStateStore
 log = logging.getLogger("weir.runner")
 ACTOR = "runner"
 CONTROL_POLL_S = 0.2
-TRIGGER = "100 milliseconds"
 
 
 class StepSink:
@@ -79,9 +78,17 @@ class PipelineRunner:
         self.pipeline_id = pipeline_id
         pipeline = Pipeline.objects.select_related("program_version").get(pk=pipeline_id)
         self.plan: dict[str, Any] = pipeline.program_version.plan
-        self.checkpoint = pipeline_dir(pipeline_id) / "checkpoint"
-        state = DiskStateStore(pipeline_dir(pipeline_id) / "state")
-        self.spark = build_session(f"weir-pipeline-{pipeline.name}", settings.SPARK_MASTER)
+        config = effective_config(pipeline.config)
+        storage = storage_root(pipeline_id, pipeline.config)
+        self.checkpoint = storage / "checkpoint"
+        state = DiskStateStore(storage / "state")
+        self.trigger = f"{config['trigger_interval_ms']} milliseconds"
+        self.spark = build_session(
+            f"weir-pipeline-{pipeline.name}",
+            config["spark_master"],
+            cores=config["cores"],
+            memory=config["memory"],
+        )
         self.spark.dataSource.register(InputLogSource)
         self.engine = StepEngine(self.spark, self.plan, state)
         self.query: StreamingQuery | None = None
@@ -97,7 +104,7 @@ class PipelineRunner:
         self.query = (
             stream.writeStream.foreachBatch(StepSink(self.pipeline_id, self.engine))
             .option("checkpointLocation", str(self.checkpoint))
-            .trigger(processingTime=TRIGGER)
+            .trigger(processingTime=self.trigger)
             .queryName(f"pipeline_{self.pipeline_id}")
             .start()
         )
