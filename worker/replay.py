@@ -97,10 +97,6 @@ def step_rows(
             raise ReplayInputError(f"line {line_no}: no table or stream '{name}'")
         for index, change in enumerate(changes if isinstance(changes, list) else [changes]):
             seq += 1
-            if isinstance(change, dict) and "bound" in change:
-                bound = {"bound": change["bound"], "strict": bool(change.get("strict", False))}
-                rows.append((seq, relation["name"], 0, json.dumps(bound)))
-                continue
             try:
                 ((weight, row),) = normalize_changes(relation, [change])
             except application_error as err:

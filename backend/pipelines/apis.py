@@ -216,6 +216,34 @@ class PipelineIngressApi(APIView):
         return Response({"accepted": accepted, "seq": seq})
 
 
+class BoundSerializer(serializers.Serializer):
+    bound = serializers.JSONField(help_text="a time, e.g. '2020-01-01 10:00:00'")
+    strict = serializers.BooleanField(
+        default=False, help_text="true: no later row will have this time either"
+    )
+
+
+class PipelineBoundApi(APIView):
+    @extend_schema(
+        request=BoundSerializer,
+        responses={
+            200: IngressResultSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+        },
+        operation_id="pipelines_ingress_bound",
+    )
+    def post(self, request: Request, name: str, relation: str) -> Response:
+        body = request.data
+        if not isinstance(body, dict) or "bound" not in body:
+            raise ApplicationError('Expected a rowtime bound {"bound": time, "strict": false}')
+        accepted, seq = services.pipeline_ingest(
+            user=request.user, name=name, relation=relation, changes=[body]
+        )
+        return Response({"accepted": accepted, "seq": seq})
+
+
 class PipelineDeltasApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("after_step", int, required=False)],

@@ -15,6 +15,11 @@ urlpatterns = [
         apis.PipelineIngressApi.as_view(),
         name="pipeline-ingress",
     ),
+    path(
+        "pipelines/<slug:name>/ingress/<str:relation>/bound",
+        apis.PipelineBoundApi.as_view(),
+        name="pipeline-ingress-bound",
+    ),
     path("pipelines/<slug:name>/deploy", apis.PipelineDeployApi.as_view(), name="pipeline-deploy"),
     path("pipelines/<slug:name>/deltas", apis.PipelineDeltasApi.as_view(), name="pipeline-deltas"),
     path(
