@@ -9,7 +9,9 @@ these maxima (worker/runner/inputs.py).
 ['s.rowtime']
 """
 
-from collections.abc import Mapping
+import datetime as dt
+import decimal
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 ROWTIME = "rowtime"
@@ -28,3 +30,43 @@ def time_columns(relation: Mapping[str, Any]) -> list[int]:
 
 def max_key(relation: Mapping[str, Any], index: int) -> str:
     return f"{relation['name']}.{relation['columns'][index]['name']}"
+
+
+def waterlines(inputs: Sequence[Mapping[str, Any]], maxima: Mapping[str, str]) -> dict[str, str]:
+    """Each input's waterline by "relation.column", as text: a LATENESS column's max seen
+    minus its lateness, a stream's clock. Columns without one yet are left out.
+
+    >>> hour = {"kind": "literal", "value": 3600000000, "type": "INTERVAL DAY TO SECOND"}
+    >>> table = {"name": "t", "kind": "table",
+    ...          "columns": [{"name": "ts", "type": "TIMESTAMP", "lateness": hour}]}
+    >>> waterlines([table], {"t.ts": "2020-01-01 10:00:00"})
+    {'t.ts': '2020-01-01 09:00:00'}
+    """
+    lines = {}
+    for relation in inputs:
+        for index, column in enumerate(relation["columns"]):
+            top = maxima.get(max_key(relation, index))
+            lateness = column.get("lateness")
+            if top is None:
+                continue
+            if lateness is not None:
+                line = _minus(column["type"], top, lateness)
+                if line is not None:
+                    lines[max_key(relation, index)] = line
+            elif relation["kind"] == "stream" and column["name"] == ROWTIME:
+                lines[max_key(relation, index)] = top
+    return lines
+
+
+def _minus(sql_type: str, top: str, lateness: Mapping[str, Any]) -> str | None:
+    """`top` - a constant lateness, as text; None for a lateness that is not a constant."""
+    amount = lateness.get("value")
+    if lateness.get("kind") != "literal" or not isinstance(amount, int | float):
+        return None
+    try:
+        if sql_type == "TIMESTAMP" and lateness["type"] == "INTERVAL DAY TO SECOND":
+            moment = dt.datetime.fromisoformat(top) - dt.timedelta(microseconds=amount)
+            return moment.isoformat(sep=" ")
+        return str(decimal.Decimal(top) - decimal.Decimal(str(amount)))
+    except (ValueError, ArithmeticError, OverflowError):
+        return None

@@ -20,13 +20,14 @@ import decimal
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+from worker.runner.clocks import waterlines
 from worker.runner.incremental import Lowering, consolidate, literal_rows, names, row_json
 from worker.runner.inputs import table_input
 from worker.runner.keys import has_upserts, upserted
@@ -41,9 +42,27 @@ INPUT_SCHEMA = "seq:bigint,relation:string,weight:smallint,row:string"
 
 
 @dataclass
+class Backfill:
+    """Views a deploy added (compat.py), filled at this step: they read the contents of
+    the older relations as they stood before this step (contents.py), plus this step's
+    changes, as if every row arrived now."""
+
+    views: frozenset[str]
+    contents: Mapping[str, DataFrame]  # older relations the new views read, before the step
+
+    def with_history(self, name: str, changes: DataFrame) -> DataFrame:
+        history = self.contents.get(name)
+        return changes if history is None else history.unionByName(changes)
+
+
+@dataclass
 class StepResult:
     deltas: dict[str, list[Change]] = field(default_factory=dict)
     dropped: list[dict[str, Any]] = field(default_factory=list)
+    dropped_seqs: list[int] = field(default_factory=list)  # input-log seqs of `dropped`
+    state_rows: int = 0  # rows the stateful operators keep after the step
+    waterlines: dict[str, str] = field(default_factory=dict)  # "relation.column" -> value
+    extra: dict[str, list[Change]] = field(default_factory=dict)  # extra views' changes
 
 
 def _tagged(df: DataFrame, tag: str, name: Any, weight: Any, row: Any, seq: Any) -> DataFrame:
@@ -69,7 +88,17 @@ class StepEngine:
             if v.get("emit_final") is not None and not v.get("local")
         }
 
-    def step(self, step_no: int, changes: DataFrame) -> StepResult:
+    def step(
+        self,
+        step_no: int,
+        changes: DataFrame,
+        *,
+        backfill: Backfill | None = None,
+        extra_views: Sequence[Mapping[str, Any]] = (),
+    ) -> StepResult:
+        """Run one step. `extra_views`: stateless views (ad-hoc SELECT STREAM queries) over
+        the program's relations, computed on this step's changes and answered apart,
+        keyed by their name."""
         snapshot = self.state.load(before_step=step_no)
         values = snapshot.values
         maxima: dict[str, str] = values.get("maxima", {})
@@ -78,6 +107,8 @@ class StepEngine:
         held_rows = [dict(zip(SCHEMA.names, r, strict=True)) for r in values.get("held", [])]
         held = literal_rows(self.spark, held_rows, INPUT_SCHEMA)
         ctx = Lowering(self.spark, {}, snapshot.multisets, not values.get("started"))
+        # New views see the older relations' contents too; their state starts empty.
+        fill = None if backfill is None else Lowering(self.spark, {}, {}, True, ctx.saves)
         records: list[DataFrame] = []
         for relation in self.plan["inputs"]:
             name = relation["name"]
@@ -101,20 +132,27 @@ class StepEngine:
                     F.col("seq"),
                 )
             )
+            if fill is not None and backfill is not None:
+                fill.changes[name] = backfill.with_history(name, ctx.changes[name])
             records.append(
                 _tagged(tables.held, "held", name, F.col("weight"), F.col("row"), F.col("seq"))
             )
             for key, top in tables.maxima.items():
                 records.append(_tagged(top, "max", key, F.lit(0), F.col("value"), F.lit(0)))
         for view in self.plan["views"]:
-            delta = ctx.rel(view["query"], view["name"])
-            ctx.changes[view["name"]] = delta
+            name = view["name"]
+            if fill is not None and backfill is not None:
+                delta = (fill if name in backfill.views else ctx).rel(view["query"], name)
+                fill.changes[name] = backfill.with_history(name, delta)
+            else:
+                delta = ctx.rel(view["query"], name)
+            ctx.changes[name] = delta
             if view.get("local"):
                 continue
-            width = len(view["columns"])
-            published = _as_json(view, _consolidated(delta, width))
+            records.append(_published(view, delta, "out", name))
+        for view in extra_views:
             records.append(
-                _tagged(published, "out", view["name"], F.col("weight"), F.col("row"), F.lit(0))
+                _published(view, ctx.rel(view["query"], "__extra"), "extra", view["name"])
             )
         for save in ctx.saves:
             keyed = save.changes.select(row_json(save.changes, save.types).alias("row"), WEIGHT)
@@ -126,19 +164,28 @@ class StepEngine:
         for more in records[1:]:
             union = union.unionByName(more)
         collected = union.collect()
-        return self._finish(step_no, snapshot, collected)
+        return self._finish(step_no, snapshot, collected, extra_views)
 
-    def _finish(self, step_no: int, snapshot: Snapshot, collected: list[Any]) -> StepResult:
+    def _finish(
+        self,
+        step_no: int,
+        snapshot: Snapshot,
+        collected: list[Any],
+        extra_views: Sequence[Mapping[str, Any]],
+    ) -> StepResult:
         multisets = snapshot.multisets
         values = dict(snapshot.values)
         maxima = dict(values.get("maxima", {}))
         outputs: dict[str, Multiset] = defaultdict(dict)
+        extra: dict[str, Multiset] = defaultdict(dict)
         dropped: list[tuple[int, dict[str, Any]]] = []
         held: list[list[Any]] = []
         for record in collected:
             tag = record["tag"]
             if tag == "out":
                 _add(outputs[record["name"]], record["row"], record["weight"])
+            elif tag == "extra":
+                _add(extra[record["name"]], record["row"], record["weight"])
             elif tag == "state":
                 _add(multisets.setdefault(record["name"], {}), record["row"], record["weight"])
             elif tag == "dropped":
@@ -176,14 +223,18 @@ class StepEngine:
         self.state.commit(step_no, Snapshot(multisets, values, step_no))
         deltas: dict[str, list[Change]] = {}
         for view in self.plan["views"]:
-            changes = [
-                {("insert" if weight > 0 else "delete"): json.loads(row)}
-                for row, weight in outputs.get(view["name"], {}).items()
-                for _ in range(abs(weight))
-            ]
+            changes = _changes(view, outputs.get(view["name"], {}))
             if changes:
-                deltas[view["name"]] = in_view_order(view, changes)
-        return StepResult(deltas, [drop for _, drop in sorted(dropped, key=lambda d: d[0])])
+                deltas[view["name"]] = changes
+        dropped.sort(key=lambda d: d[0])
+        return StepResult(
+            deltas,
+            [drop for _, drop in dropped],
+            [seq for seq, _ in dropped],
+            state_rows=sum(abs(w) for multiset in multisets.values() for w in multiset.values()),
+            waterlines=waterlines(self.plan["inputs"], maxima),
+            extra={v["name"]: _changes(v, extra.get(v["name"], {})) for v in extra_views},
+        )
 
     def _emit_final(
         self, outputs: dict[str, Multiset], multisets: dict[str, Multiset], maxima: dict[str, str]
@@ -231,6 +282,22 @@ class StepEngine:
         for more in rows[1:]:
             union = union.unionByName(more)
         return {r["view"]: r["value"] for r in union.collect() if r["value"] is not None}
+
+
+def _published(view: Mapping[str, Any], delta: DataFrame, tag: str, name: str) -> DataFrame:
+    """A view's consolidated changes as JSON rows, tagged for the step's one collect."""
+    rows = _as_json(view, _consolidated(delta, len(view["columns"])))
+    return _tagged(rows, tag, name, F.col("weight"), F.col("row"), F.lit(0))
+
+
+def _changes(view: Mapping[str, Any], output: Multiset) -> list[Change]:
+    """A view's collected changes as {"insert": row} / {"delete": row}, in view order."""
+    changes = [
+        {("insert" if weight > 0 else "delete"): json.loads(row)}
+        for row, weight in output.items()
+        for _ in range(abs(weight))
+    ]
+    return in_view_order(view, changes) if changes else []
 
 
 def _power_of_ten(n: int) -> bool:
