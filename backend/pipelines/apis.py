@@ -166,6 +166,7 @@ class PipelineDetailApi(APIView):
         operation_id="pipelines_update",
     )
     def patch(self, request: Request, name: str) -> Response:
+        selectors.pipeline_get(user=request.user, name=name)  # another team's: 404 first
         body = request.data
         if not isinstance(body, dict):
             raise ApplicationError("Expected a JSON object {config, on_runner_failure}")
@@ -287,6 +288,7 @@ class PipelineBoundApi(APIView):
         operation_id="pipelines_ingress_bound",
     )
     def post(self, request: Request, name: str, relation: str) -> Response:
+        selectors.pipeline_get(user=request.user, name=name)  # another team's: 404 first
         body = request.data
         if not isinstance(body, dict) or "bound" not in body:
             raise ApplicationError('Expected a rowtime bound {"bound": time, "strict": false}')
@@ -425,9 +427,9 @@ class PipelineMetricsApi(APIView):
         operation_id="pipelines_metrics",
     )
     def get(self, request: Request, name: str) -> Response:
+        pipeline = selectors.pipeline_get(user=request.user, name=name)
         params = MetricsQuerySerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
-        pipeline = selectors.pipeline_get(user=request.user, name=name)
         samples = stats.pipeline_metric_series(pipeline=pipeline, **params.validated_data)
         return Response(MetricSampleSerializer(samples, many=True).data)
 
@@ -479,10 +481,10 @@ class PipelineEgressApi(APIView):
         '{"step": n, "changes": [...]} for each later step that changed the view.',
     )  # fmt: skip
     def get(self, request: Request, name: str, view: str) -> StreamingHttpResponse:
+        pipeline = selectors.pipeline_get(user=request.user, name=name)
         snapshot = request.query_params.get("snapshot", "false")
         if snapshot not in ("true", "false"):
             raise ApplicationError("snapshot must be true or false", details={"field": "snapshot"})
-        pipeline = selectors.pipeline_get(user=request.user, name=name)
         found = _published_view(pipeline, view)
         from_ = request.query_params.get("from", "now")
         start_step(last_step=pipeline.last_step, from_=from_)  # a bad `from` is a 400 now
@@ -533,11 +535,11 @@ class PipelineQueryApi(APIView):
         '"changes": [...]} for each step from now on, until the client disconnects.',
     )
     def post(self, request: Request, name: str) -> HttpResponseBase:
+        pipeline = selectors.pipeline_get(user=request.user, name=name)
         body = request.data
         if not isinstance(body, dict) or set(body) != {"sql"}:
             raise ApplicationError('Expected {"sql": "SELECT ..."}', details={"field": "sql"})
-        pipeline = selectors.pipeline_get(user=request.user, name=name)
         view, stream = queries.compile_query(pipeline, body["sql"])
         if stream:
-            return _ndjson(queries.stream_query(pipeline.pk, view))
+            return _ndjson(queries.stream_query(request.user, pipeline.pk, view))
         return Response(queries.snapshot_query(pipeline, view))

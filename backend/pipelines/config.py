@@ -65,6 +65,8 @@ def _integer(key: str, value: Any, low: int, high: int) -> int:
 
 
 def _check_value(key: str, value: Any, views: set[str]) -> Any:
+    if "\x00" in str(value):
+        raise _bad(key, "a NUL character is not allowed")
     if key == "spark_master":
         if not isinstance(value, str) or not MASTER.fullmatch(value):
             raise _bad(

@@ -17,12 +17,14 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import redis.asyncio
+from channels.db import database_sync_to_async
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from redis.exceptions import RedisError
 
 from backend.compiler.adhoc import STREAM_QUERY, Query, compile_with_queries, query_diagnostics
 from backend.core.errors import ApplicationError
-from backend.pipelines import querybus
+from backend.pipelines import querybus, selectors
 from backend.pipelines.models import Pipeline, State
 from worker.runner.adhoc import stateless
 from worker.runner.support import unsupported
@@ -95,13 +97,13 @@ def snapshot_query(pipeline: Pipeline, view: dict[str, Any]) -> dict[str, Any]:
     query_id = uuid.uuid4().hex
     timeout = settings.QUERY_TIMEOUT_S
     request = {"id": query_id, "view": view, "deadline": time.time() + timeout}
-    client = querybus.client()
+    client = querybus.client(blocking_s=timeout)
     try:
         client.rpush(querybus.requests_key(pipeline.pk), json.dumps(request))
         item = client.blpop([querybus.answer_key(query_id)], timeout=timeout)
     except RedisError as err:
         raise ApplicationError(
-            "Redis is unavailable; try again shortly", code="unavailable", status=503
+            f"Redis is unavailable ({err}); try again shortly", code="unavailable", status=503
         ) from err
     finally:
         client.close()
@@ -117,10 +119,18 @@ def snapshot_query(pipeline: Pipeline, view: dict[str, Any]) -> dict[str, Any]:
     return {"step": answer["step"], "columns": columns_of(view), **answer}
 
 
-async def stream_query(pipeline_id: int, view: dict[str, Any]) -> AsyncIterator[bytes]:
-    """The JSON lines of a SELECT STREAM: its columns, then each step's changes."""
+async def stream_query(
+    user: AbstractBaseUser, pipeline_id: int, view: dict[str, Any]
+) -> AsyncIterator[bytes]:
+    """The JSON lines of a SELECT STREAM: its columns, then each step's changes.
+
+    It ends when the client leaves, or when `user` may no longer see the pipeline
+    (checked at each renewal of the registration).
+    """
     query_id = uuid.uuid4().hex
-    client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    client = redis.asyncio.Redis.from_url(
+        settings.REDIS_URL, socket_timeout=5 + querybus.STREAM_RENEW_S
+    )
     pubsub = client.pubsub()
     key = querybus.streams_key(pipeline_id)
 
@@ -141,11 +151,19 @@ async def stream_query(pipeline_id: int, view: dict[str, Any]) -> AsyncIterator[
             if message is not None:
                 yield bytes(message["data"]) + b"\n"
             if time.monotonic() - renewed >= querybus.STREAM_RENEW_S:
+                if not await _still_visible(user, pipeline_id):
+                    return
                 await register()
                 renewed = time.monotonic()
     finally:
         with contextlib.suppress(RedisError, OSError, asyncio.CancelledError):
             await asyncio.shield(_unregister(client, pubsub, key, query_id))
+
+
+@database_sync_to_async
+def _still_visible(user: AbstractBaseUser, pipeline_id: int) -> bool:
+    visible = selectors.visible_pipelines(user=user).filter(pk=pipeline_id)
+    return bool(user.is_active and visible.exists())
 
 
 async def _unregister(

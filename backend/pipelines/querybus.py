@@ -36,5 +36,7 @@ def stream_channel(query_id: str) -> str:
     return f"weir:stream:{query_id}"
 
 
-def client() -> "redis.Redis[bytes]":
-    return redis.Redis.from_url(settings.REDIS_URL)
+def client(*, blocking_s: float = 0) -> "redis.Redis[bytes]":
+    """A client whose reads may wait `blocking_s` seconds (BLPOP) beyond redis-py's
+    default socket timeout."""
+    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5 + blocking_s)

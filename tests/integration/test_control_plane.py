@@ -207,6 +207,17 @@ def test_stats_metrics_summary_and_prometheus_follow_the_steps(stack: LiveStack)
     assert summary["last_step_duration_ms"] == durations["last"]
     assert stack.api("GET", f"pipelines/{pipeline}")[1]["summary"] == summary
 
+    reader = stack.manage(
+        "weir_user", "tester", "--team", "testers", "--api-key", "stats-ro", "--scope", "read"
+    )
+    for path in (f"pipelines/{pipeline}/stats", f"pipelines/{pipeline}/metrics", "metrics"):
+        assert stack.api("GET", path, key=reader)[0] == 200, path
+    bound = {"bound": "2026-01-01 10:00:00"}
+    status, body = stack.api(
+        "POST", f"pipelines/{pipeline}/ingress/clicks/bound", bound, key=reader
+    )
+    assert (status, body["code"]) == (403, "permission_denied")
+
     text = prometheus(stack)
     assert f'weir_pipeline_state{{pipeline="{pipeline}",state="running"}} 1' in text
     assert f'weir_pipeline_input_rows_total{{pipeline="{pipeline}"}} 4' in text

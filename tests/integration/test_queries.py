@@ -37,10 +37,11 @@ def test_a_plain_select_sees_tables_and_views_as_they_are_now(stack: LiveStack) 
     status, body = query(stack, pipeline, "SELECT * FROM orders")
     assert (status, body["code"]) == (409, "pipeline_not_running")
     start(stack, pipeline)
-    assert query(stack, pipeline, "SELECT id FROM orders") == (
+    answer = query(stack, pipeline, "SELECT id FROM orders")
+    assert answer == (
         200,
         {"step": 0, "columns": [{"name": "id", "type": "BIGINT"}], "rows": [], "truncated": False},
-    )
+    ), answer
     orders = [
         {"id": 1, "customer": "ada", "amount": 50},
         {"id": 2, "customer": "bob", "amount": 300},
@@ -72,8 +73,8 @@ def test_a_plain_select_sees_tables_and_views_as_they_are_now(stack: LiveStack) 
         {"customer": "ada", "amount": 500},
     ]
     assert rows(stack, pipeline, "SELECT loud FROM shouted ORDER BY loud") == [
-        {"loud": None},
         {"loud": "HI"},
+        {"loud": None},  # NULLs last in ascending order, as the compiler sorts
     ]
     assert rows(stack, pipeline, "SELECT n FROM counted") == [{"n": 2}]
     joined = rows(
