@@ -71,10 +71,11 @@ def test_deploy_push_status_and_tail_from_the_command_line(
     done = weir(stack, "deploy", str(program), "--pipeline", name, "--start")
     assert done.returncode == 1
     assert "view hot: query changed" in done.stderr and "--reset-state" in done.stderr
-    assert stack.api("GET", f"pipelines/{name}")[1]["state"] == "running"
+    pipeline = stack.api("GET", f"pipelines/{name}")[1]
+    assert (pipeline["state"], pipeline["program_version"]) == ("running", 1), "as it was"
     done = weir(stack, "deploy", str(program), "--pipeline", name, "--start", "--reset-state")
     assert done.returncode == 0, done.stderr
-    assert "program version 2" in done.stdout
+    assert "pipeline {name}: program version 3".format(name=name) in done.stdout  # 2 was refused
     done = weir(stack, "status", name)
     assert done.returncode == 0 and f"{name}" in done.stdout and "running" in done.stdout
     ndjson = tmp_path / "more.ndjson"

@@ -56,6 +56,8 @@ def push_step(stack: LiveStack, pipeline: str, table: str, changes: list[Any]) -
         stats = stack.api("GET", f"pipelines/{pipeline}/stats")[1]
         if stats["processed_seq"] >= seq:
             return stats  # type: ignore[no-any-return]
+        if stats["state"] == "failed":
+            raise AssertionError(stack.api("GET", f"pipelines/{pipeline}")[1]["error"])
         assert time.monotonic() < deadline, f"{pipeline} processed up to {stats['processed_seq']}"
         time.sleep(0.2)
 

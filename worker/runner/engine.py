@@ -60,7 +60,7 @@ class StepResult:
     deltas: dict[str, list[Change]] = field(default_factory=dict)
     dropped: list[dict[str, Any]] = field(default_factory=list)
     dropped_seqs: list[int] = field(default_factory=list)  # input-log seqs of `dropped`
-    state_rows: int = 0  # rows the stateful operators keep after the step
+    state_rows: int = 0  # distinct rows the stateful operators keep after the step
     waterlines: dict[str, str] = field(default_factory=dict)  # "relation.column" -> value
     extra: dict[str, list[Change]] = field(default_factory=dict)  # extra views' changes
 
@@ -231,7 +231,7 @@ class StepEngine:
             deltas,
             [drop for _, drop in dropped],
             [seq for seq, _ in dropped],
-            state_rows=sum(abs(w) for multiset in multisets.values() for w in multiset.values()),
+            state_rows=sum(len(multiset) for multiset in multisets.values()),
             waterlines=waterlines(self.plan["inputs"], maxima),
             extra={v["name"]: _changes(v, extra.get(v["name"], {})) for v in extra_views},
         )
