@@ -75,7 +75,7 @@ def test_deploy_push_status_and_tail_from_the_command_line(
     assert (pipeline["state"], pipeline["program_version"]) == ("running", 1), "as it was"
     done = weir(stack, "deploy", str(program), "--pipeline", name, "--start", "--reset-state")
     assert done.returncode == 0, done.stderr
-    assert "pipeline {name}: program version 3".format(name=name) in done.stdout  # 2 was refused
+    assert f"pipeline {name}: program version 3" in done.stdout  # 2 was refused
     done = weir(stack, "status", name)
     assert done.returncode == 0 and f"{name}" in done.stdout and "running" in done.stdout
     ndjson = tmp_path / "more.ndjson"
