@@ -4,8 +4,8 @@ The query is compiled as a view appended to the pipeline's program
 (backend/compiler/adhoc.py), then its runner evaluates it (querybus.py): a plain
 SELECT on the state after its last step, answered once; a SELECT STREAM on each
 step's changes from the next step on, streamed as JSON lines. A SELECT STREAM
-here must keep no state (filters and projections, UNION ALL, HOP over tables,
-streams and views); a stateful one is a view to define in the program.
+here must keep no state (filters and projections, UNION ALL, HOP over streams
+and streaming views); a stateful one is a view to define in the program.
 """
 
 import asyncio
@@ -65,7 +65,10 @@ def compile_query(pipeline: Pipeline, sql: Any) -> tuple[dict[str, Any], bool]:
     plan = result.to_json()["plan"]
     old = version.plan or {}
     view = plan["views"][-1]
-    if plan["inputs"] != old.get("inputs") or plan["views"][:-1] != old.get("views"):
+    if _names(plan["inputs"]) != _names(old.get("inputs", [])) or _names(plan["views"]) != [
+        *_names(old.get("views", [])),
+        name,
+    ]:
         raise ApplicationError(
             "A query is one SELECT statement (it may not define tables or views)",
             code="query_has_errors",
@@ -81,11 +84,15 @@ def compile_query(pipeline: Pipeline, sql: Any) -> tuple[dict[str, Any], bool]:
     if query.stream and (not stateless(view["query"]) or view.get("emit_final") is not None):
         raise ApplicationError(
             "An ad-hoc SELECT STREAM may only filter and project (WHERE, expressions, "
-            "UNION ALL, HOP) tables, streams and views; one that aggregates, joins, sorts "
+            "UNION ALL, HOP) streams and streaming views; one that aggregates, joins, sorts "
             "or keeps other state is a view: define it in the program",
             code="query_not_supported",
         )
     return view, query.stream
+
+
+def _names(relations: list[dict[str, Any]]) -> list[str]:
+    return [relation["name"] for relation in relations]
 
 
 def columns_of(view: dict[str, Any]) -> list[dict[str, str]]:
