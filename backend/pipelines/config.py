@@ -8,6 +8,7 @@
 whole new configuration, or raises ApplicationError (400) naming the bad key.
 """
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,14 @@ def _bad(key: str, message: str) -> ApplicationError:
     return ApplicationError(f"config.{key}: {message}", code="invalid_config", details={"key": key})
 
 
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _integer(key: str, value: Any, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise _bad(key, f"expected an integer from {low} to {high}")
@@ -65,8 +74,9 @@ def _integer(key: str, value: Any, low: int, high: int) -> int:
 
 
 def _check_value(key: str, value: Any, views: set[str]) -> Any:
-    if "\x00" in str(value):
-        raise _bad(key, "a NUL character is not allowed")
+    text = json.dumps(value, ensure_ascii=False)
+    if "\\u0000" in text or not _encodes(text):
+        raise _bad(key, "expected text without NUL characters or lone surrogates")
     if key == "spark_master":
         if not isinstance(value, str) or not MASTER.fullmatch(value):
             raise _bad(

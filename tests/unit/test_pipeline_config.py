@@ -46,6 +46,7 @@ def test_a_partial_update_keeps_the_other_keys() -> None:
         ({"trigger_interval_ms": -1}, "trigger_interval_ms"),
         ({"storage_dir": "relative/dir"}, "storage_dir"),
         ({"storage_dir": "/tmp/a\x00b"}, "storage_dir"),
+        ({"storage_dir": "/tmp/\udcff"}, "storage_dir"),
         ({"connectors": {}}, "connectors"),
         ({"connectors": [{"view": "big", "type": "kafka"}]}, "connectors[0].type"),
         ({"connectors": [{"view": "hidden", "type": "file", "path": "/x", "format": "jsonl"}]},
