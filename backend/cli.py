@@ -2,7 +2,7 @@
 
     weir check FILE.sql [--format text|json]
     weir replay FILE.sql --steps STEPS.jsonl [--query SQL ...] [--format json]
-    weir deploy | status | push | tail ...   (the control plane's API; see backend/remote.py)
+    weir deploy | status | push | tail | query | stats ...   (the API; see backend/remote.py)
 
 Each subcommand is one `_add_<name>` function that declares its arguments and
 sets `handler`; adding `replay` or `deploy` later means adding one more. Exit
@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_check(commands)
     _add_replay(commands)
-    add_remote_commands(commands)  # deploy, status, push, tail: backend/remote.py
+    add_remote_commands(commands)  # deploy, status, push, tail, query, stats: backend/remote.py
     return parser
 
 

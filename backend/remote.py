@@ -1,4 +1,5 @@
-"""`weir deploy | status | push | tail`: the control plane's API from a terminal or a CI job.
+"""`weir deploy | status | push | tail | query | stats`: the control plane's API from a terminal
+or a CI job.
 
 Each command reads the server from `--url` (or WEIR_URL) and the API key from
 `--api-key` (or WEIR_API_KEY). Exit status: 0 done, 1 the program has errors
@@ -14,7 +15,7 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,32 @@ class Client:
                 error_body = raw_body.decode(errors="replace")
             raise Refused(err.code, error_body) from err
 
+    def lines(self, method: str, path: str, body: Any = None) -> Iterator[Any]:
+        """A streamed answer (JSON lines) line by line, decoded; a plain JSON answer whole."""
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(
+            f"{self.url}/api/v1/{path}",
+            data=data,
+            method=method,
+            headers={"Authorization": f"Bearer {self.api_key}", "Content-Type": "application/json"},
+        )
+        try:
+            response = urllib.request.urlopen(request, timeout=None)
+        except urllib.error.HTTPError as err:
+            raw_body = err.read()
+            try:
+                error_body = json.loads(raw_body)
+            except ValueError:
+                error_body = raw_body.decode(errors="replace")
+            raise Refused(err.code, error_body) from err
+        with response:
+            if response.headers.get_content_type() != "application/x-ndjson":
+                yield json.loads(response.read() or b"null")
+                return
+            for line in response:
+                if line.strip():
+                    yield json.loads(line)
+
     def exists(self, path: str) -> bool:
         try:
             self.call("GET", path)
@@ -79,6 +106,11 @@ def add_remote_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
     deploy_cmd.add_argument("--program", help="the program's name (default: the pipeline's)")
     deploy_cmd.add_argument("--team", help="the team of a new program, if you are in several")
     deploy_cmd.add_argument("--start", action="store_true", help="start (or restart) it")
+    deploy_cmd.add_argument(
+        "--reset-state",
+        action="store_true",
+        help="process every accepted input again when the new plan changes existing views",
+    )
     deploy_cmd.set_defaults(handler=partial(run_remote, action=deploy))
 
     status_cmd = _command(commands, "status", "show pipelines and their states")
@@ -86,9 +118,13 @@ def add_remote_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
     status_cmd.set_defaults(handler=partial(run_remote, action=status))
 
     push_cmd = _command(commands, "push", "send rows from a JSON, NDJSON or CSV file to a table")
-    push_cmd.add_argument("file", help="rows or changes: .json (an array), .ndjson or .csv")
+    push_cmd.add_argument(
+        "file", nargs="?", help="rows or changes: .json (an array), .ndjson or .csv"
+    )
     push_cmd.add_argument("--pipeline", required=True)
     push_cmd.add_argument("--table", required=True)
+    push_cmd.add_argument("--bound", help="send a rowtime bound (a time) instead of a file")
+    push_cmd.add_argument("--strict", action="store_true", help="the bound is strict")
     push_cmd.set_defaults(handler=partial(run_remote, action=push))
 
     tail_cmd = _command(commands, "tail", "follow a pipeline's view changes (JSON lines)")
@@ -99,6 +135,18 @@ def add_remote_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
     )
     tail_cmd.add_argument("--steps", type=int, default=None, help="stop after this many steps")
     tail_cmd.set_defaults(handler=partial(run_remote, action=tail_deltas))
+
+    query_cmd = _command(commands, "query", "run a SELECT on a live pipeline (JSON lines)")
+    query_cmd.add_argument("pipeline")
+    query_cmd.add_argument("sql", help="SELECT ... (rows now) or SELECT STREAM ... (changes)")
+    query_cmd.add_argument(
+        "--steps", type=int, default=None, help="SELECT STREAM: stop after this many steps"
+    )
+    query_cmd.set_defaults(handler=partial(run_remote, action=query))
+
+    stats_cmd = _command(commands, "stats", "show a pipeline's progress, lag, rates and views")
+    stats_cmd.add_argument("pipeline")
+    stats_cmd.set_defaults(handler=partial(run_remote, action=stats))
 
 
 def _command(
@@ -157,6 +205,7 @@ def deploy(client: Client, args: argparse.Namespace) -> int:
     if not client.exists(f"pipelines/{args.pipeline}"):
         client.call("POST", "pipelines", {"name": args.pipeline, "program": program})
     pipeline = client.call("GET", f"pipelines/{args.pipeline}")
+    stopped_here = False
     if pipeline["program_version"] != saved["version"]:
         if pipeline["state"] not in ("stopped", "failed"):
             if not args.start:
@@ -168,7 +217,27 @@ def deploy(client: Client, args: argparse.Namespace) -> int:
                 return EXIT_REFUSED
             client.call("POST", f"pipelines/{args.pipeline}/stop")
             pipeline = _wait_for(client, args.pipeline, {"stopped", "failed"})
-        pipeline = client.call("POST", f"pipelines/{args.pipeline}/deploy")
+            stopped_here = True
+        try:
+            pipeline = client.call(
+                "POST", f"pipelines/{args.pipeline}/deploy", {"reset_state": args.reset_state}
+            )
+        except Refused as refused:
+            if not isinstance(refused.body, dict) or refused.body.get("code") != (
+                "state_reset_required"
+            ):
+                raise
+            for change in refused.body["details"]["changes"]:
+                print(f"weir: {args.pipeline}: {change}", file=sys.stderr)
+            print(
+                f"weir: the new version changes what {args.pipeline}'s state was computed "
+                "for: pass --reset-state to process every accepted input again",
+                file=sys.stderr,
+            )
+            if stopped_here:  # leave it as it was found: running its deployed version
+                client.call("POST", f"pipelines/{args.pipeline}/start")
+                _wait_for(client, args.pipeline, {"running", "failed"})
+            return EXIT_REFUSED
     print(f"pipeline {args.pipeline}: program version {pipeline['program_version']}")
     if args.start and pipeline["state"] in ("stopped", "failed"):
         client.call("POST", f"pipelines/{args.pipeline}/start")
@@ -209,8 +278,17 @@ def status(client: Client, args: argparse.Namespace) -> int:
 
 
 def push(client: Client, args: argparse.Namespace) -> int:
-    path = Path(args.file)
     target = f"pipelines/{args.pipeline}/ingress/{urllib.parse.quote(args.table)}"
+    if (args.file is None) == (args.bound is None):
+        print("weir: error: give a FILE or --bound TIME (one of them)", file=sys.stderr)
+        return EXIT_USAGE
+    if args.bound is not None:
+        answer = client.call(
+            "POST", f"{target}/bound", {"bound": args.bound, "strict": args.strict}
+        )
+        print(f"accepted the bound (sequence number {answer['seq']})")
+        return EXIT_OK
+    path = Path(args.file)
     if path.suffix.lower() == ".csv":
         answer = client.call("POST", f"{target}?format=csv", raw=path.read_bytes(),
                              content_type="text/csv")  # fmt: skip
@@ -249,4 +327,27 @@ def tail_deltas(client: Client, args: argparse.Namespace) -> int:
             steps_seen.add(message["step"])
             if args.steps is not None and len(steps_seen) >= args.steps:
                 break
+    return EXIT_OK
+
+
+def query(client: Client, args: argparse.Namespace) -> int:
+    """Print a plain SELECT's rows, or a SELECT STREAM's columns and steps, as JSON lines."""
+    steps = 0
+    for answer in client.lines("POST", f"pipelines/{args.pipeline}/query", {"sql": args.sql}):
+        if "rows" in answer:  # a plain SELECT: one answer
+            for row in answer["rows"]:
+                print(json.dumps(row, ensure_ascii=False))
+            if answer.get("truncated"):
+                print("weir: more rows than the server answers; add a LIMIT", file=sys.stderr)
+            continue
+        print(json.dumps(answer, ensure_ascii=False), flush=True)
+        if "step" in answer:
+            steps += 1
+            if args.steps is not None and steps >= args.steps:
+                break
+    return EXIT_OK
+
+
+def stats(client: Client, args: argparse.Namespace) -> int:
+    print(json.dumps(client.call("GET", f"pipelines/{args.pipeline}/stats"), indent=2))
     return EXIT_OK

@@ -5,6 +5,8 @@ worker as real processes, and Spark runners started by that worker. Tests talk
 to it only through HTTP and websockets, as users do.
 """
 
+import contextlib
+import http.client
 import json
 import os
 import signal
@@ -91,6 +93,28 @@ class LiveStack:
         except urllib.error.HTTPError as err:
             return err.code, _body(err.read())
 
+    @contextlib.contextmanager
+    def stream(
+        self, path: str, body: Any = None, key: Any = DEFAULT, timeout: float = 120
+    ) -> Iterator["JsonLines"]:
+        """A streamed answer (GET, or POST with `body`) read line by line; each read waits
+        at most `timeout` seconds. Leaving the block disconnects."""
+        key = self.api_key if key is DEFAULT else key
+        headers = {"Content-Type": "application/json"}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            connection.request(
+                "GET" if body is None else "POST",
+                f"/api/v1/{path}",
+                body=None if body is None else json.dumps(body),
+                headers=headers,
+            )
+            yield JsonLines(connection.getresponse())
+        finally:
+            connection.close()
+
     def websocket(self, path: str, key: Any = DEFAULT) -> ClientConnection:
         ws_url = self.url.replace("http://", "ws://") + path
         key = self.api_key if key is DEFAULT else key
@@ -159,6 +183,25 @@ class LiveStack:
                 raise AssertionError(f"{body['error']}\nevents: {events}")
             assert time.monotonic() < deadline, f"{pipeline} still {body['state']}, not {state}"
             time.sleep(0.2)
+
+
+@dataclass
+class JsonLines:
+    response: http.client.HTTPResponse
+
+    @property
+    def status(self) -> int:
+        return self.response.status
+
+    def next(self) -> Any:
+        """The next line, decoded (waits at most the stream's timeout)."""
+        text = self.response.readline()
+        assert text, "the stream ended"
+        return json.loads(text)
+
+    def body(self) -> Any:
+        """The whole answer, decoded (for an error answer)."""
+        return _body(self.response.read())
 
 
 def _body(raw: bytes) -> Any:

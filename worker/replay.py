@@ -18,48 +18,22 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql import SparkSession
 
-from backend.compiler import CompileResult, compile_program
+from backend.compiler.adhoc import Query, compile_with_queries, queries_of
 from worker.runner.engine import StepEngine
 from worker.runner.source import SCHEMA
 from worker.runner.state import MemoryStateStore
 
-STREAM_QUERY = re.compile(r"^\s*SELECT\s+STREAM\b", re.IGNORECASE)
+__all__ = ["Query", "ReplayInputError", "compile_with_queries", "queries_of", "replay"]
 
 
 class ReplayInputError(Exception):
     """A step line that is not valid input for the program."""
-
-
-@dataclass
-class Query:
-    name: str
-    sql: str
-    stream: bool
-
-
-def queries_of(texts: Sequence[str]) -> list[Query]:
-    return [
-        Query(f"query_{i}", text.strip().rstrip(";"), bool(STREAM_QUERY.match(text)))
-        for i, text in enumerate(texts, 1)
-    ]
-
-
-def compile_with_queries(program: str, queries: Sequence[Query]) -> CompileResult:
-    """The program with each query appended as a view (a plain SELECT stays a SELECT)."""
-    text = program.rstrip()
-    if text and not text.endswith(";"):
-        text += ";"
-    for query in queries:
-        text += f"\nCREATE VIEW {query.name} AS {query.sql};"
-    return compile_program(text)
 
 
 def _normalize() -> Any:
@@ -97,10 +71,6 @@ def step_rows(
             raise ReplayInputError(f"line {line_no}: no table or stream '{name}'")
         for index, change in enumerate(changes if isinstance(changes, list) else [changes]):
             seq += 1
-            if isinstance(change, dict) and "bound" in change:
-                bound = {"bound": change["bound"], "strict": bool(change.get("strict", False))}
-                rows.append((seq, relation["name"], 0, json.dumps(bound)))
-                continue
             try:
                 ((weight, row),) = normalize_changes(relation, [change])
             except application_error as err:

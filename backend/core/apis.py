@@ -1,9 +1,13 @@
+import json
+from typing import Any
+
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -47,3 +51,32 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """Django's CSRF refusal, in the API's error envelope."""
     body = error_body(f"CSRF check failed: {reason}", "csrf_failed")
     return JsonResponse(body, status=403)
+
+
+class _TextRenderer(BaseRenderer):
+    """For endpoints that answer text themselves (an HttpResponse): lets a client that
+    accepts only that text type through content negotiation; errors are JSON text."""
+
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        if isinstance(data, str):
+            return data.encode()
+        return json.dumps(data).encode()
+
+
+class PlainTextRenderer(_TextRenderer):
+    media_type = "text/plain"
+    format = "txt"
+
+
+class NdjsonRenderer(_TextRenderer):
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+
+
+def text_renderers(renderer: type[BaseRenderer]) -> list[type[BaseRenderer]]:
+    """JSON first (errors, and clients that accept anything), then `renderer`."""
+    return [JSONRenderer, renderer]

@@ -24,6 +24,8 @@ class Connectors:
     def deliver(self) -> None:
         """Deliver every step each connector misses. A connector that fails (its database
         is down, say) is tried again after the next step; the pipeline goes on."""
+        if not self.sinks:
+            return
         last_step = Pipeline.objects.values_list("last_step", flat=True).get(pk=self.pipeline_id)
         for view, sink in self.sinks:
             try:

@@ -11,6 +11,7 @@ from backend.core.errors import NotFound
 from backend.pipelines import events, selectors
 from backend.pipelines.events import DeltaMessage, PipelineMessage
 from backend.pipelines.models import ViewDelta
+from backend.pipelines.sequencing import DeltaSequencer
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -25,10 +26,7 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     again while messages flow, so a user removed from the team stops receiving.
 
     Every step's deltas reach the client once and in order, even when live
-    messages are lost (Redis restarted, a message published before this
-    connection joined the group): `sent_through` is the step through which every
-    stored delta was sent; a live delta of a later step first sends the stored
-    deltas of the steps between, and a delta already sent is not sent again.
+    messages are lost (backend/pipelines/sequencing.py).
     """
 
     async def connect(self) -> None:
@@ -57,14 +55,13 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         pipeline = selectors.pipeline_get(user=user, name=self.pipeline_name)
         # Steps are stored whole (one transaction each), so every delta of the steps
         # through `last_step` is stored by now.
-        self.sent_through: int = pipeline.last_step
-        self.sent_live: set[tuple[int, str]] = set()
+        self.sequencer = DeltaSequencer(pipeline.last_step, self._stored_between)
         messages: list[PipelineMessage] = [
             {"type": "state", "state": pipeline.state, "error": pipeline.error or None}
         ]
         if after_step >= 0:
             deltas = selectors.pipeline_deltas(pipeline=pipeline, after_step=after_step)
-            messages.extend(_delta_message(d) for d in deltas if d.step <= self.sent_through)
+            messages.extend(_delta_message(d) for d in deltas if d.step <= pipeline.last_step)
         return messages
 
     @database_sync_to_async
@@ -72,20 +69,6 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         pipeline = selectors.pipeline_get(user=self.scope["user"], name=self.pipeline_name)
         deltas = selectors.pipeline_deltas(pipeline=pipeline, after_step=first - 1)
         return [_delta_message(d) for d in deltas if d.step <= last]
-
-    async def _send_delta(self, message: DeltaMessage) -> None:
-        """Send a delta unless it was sent; first send any stored steps it skips."""
-        step = message["step"]
-        if step > self.sent_through + 1:
-            for missed in await self._stored_between(self.sent_through + 1, step - 1):
-                if (missed["step"], missed["view"]) not in self.sent_live:
-                    await self.send_json(missed)
-            self.sent_through = step - 1
-            self.sent_live = {sent for sent in self.sent_live if sent[0] > self.sent_through}
-        if step <= self.sent_through or (step, message["view"]) in self.sent_live:
-            return
-        self.sent_live.add((step, message["view"]))
-        await self.send_json(message)
 
     @database_sync_to_async
     def _still_allowed(self) -> bool:
@@ -107,7 +90,8 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             self.checked_at = time.monotonic()
         message = event["message"]
         if message["type"] == "delta":
-            await self._send_delta(message)
+            for delta in await self.sequencer.deliver(message):
+                await self.send_json(delta)
         else:
             await self.send_json(message)
 

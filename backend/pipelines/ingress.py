@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from backend.core.errors import ApplicationError
+from worker.runner.clocks import time_columns
 
 INTEGER_RANGES = {
     "TINYINT": (-(2**7), 2**7 - 1),
@@ -101,6 +102,40 @@ def coerce_value(sql_type: str, value: Any) -> Any:
     raise BadValue(f"values of type {sql_type} cannot be ingested yet")
 
 
+def _bound(relation: dict[str, Any], index: int, change: dict[str, Any]) -> dict[str, Any]:
+    """A rowtime bound as the input log keeps it: {"bound": value, "strict": bool}.
+
+    The value is checked against the type of the time columns it moves.
+    """
+    unknown = sorted(set(change) - {"bound", "strict"})
+    if unknown:
+        raise ApplicationError(
+            f"Change {index}: a bound has only 'bound' and 'strict', not '{unknown[0]}'",
+            details={"index": index, "column": None},
+        )
+    strict = change.get("strict", False)
+    if not isinstance(strict, bool):
+        raise ApplicationError(
+            f"Change {index}: 'strict' must be true or false", details={"index": index}
+        )
+    columns = [relation["columns"][i] for i in time_columns(relation)]
+    if not columns:
+        raise ApplicationError(
+            f"Change {index}: '{relation['name']}' has no column a rowtime bound moves "
+            "(a stream's ROWTIME, a LATENESS or WATERMARK column)",
+            code="no_time_column",
+            details={"index": index},
+        )
+    try:
+        value = coerce_value(columns[0]["type"], change["bound"])
+    except BadValue as err:
+        raise ApplicationError(
+            f"Change {index}, bound for column '{columns[0]['name']}': {err}",
+            details={"index": index, "column": columns[0]["name"]},
+        ) from err
+    return {"bound": value, "strict": strict}
+
+
 def _split_change(index: int, change: Any) -> tuple[int, dict[str, Any]]:
     if not isinstance(change, dict):
         raise ApplicationError(f"Change {index} is not a JSON object", details={"index": index})
@@ -131,7 +166,10 @@ def relation_named(relations: Iterable[dict[str, Any]], name: str) -> dict[str, 
 
 
 def normalize_changes(relation: dict[str, Any], changes: Any) -> list[tuple[int, dict[str, Any]]]:
-    """(weight, row) for each change, with every column present and typed."""
+    """(weight, row) for each change, with every column present and typed.
+
+    A rowtime bound `{"bound": value, "strict": false}` is (0, the bound).
+    """
     if isinstance(changes, dict):
         changes = [changes]
     if not isinstance(changes, list):
@@ -139,6 +177,9 @@ def normalize_changes(relation: dict[str, Any], changes: Any) -> list[tuple[int,
     columns = {column["name"]: column for column in relation["columns"]}
     result = []
     for index, change in enumerate(changes):
+        if isinstance(change, dict) and "bound" in change:
+            result.append((0, _bound(relation, index, change)))
+            continue
         weight, row = _split_change(index, change)
         if weight < 0 and (relation["kind"] == "stream" or relation.get("append_only")):
             raise ApplicationError(

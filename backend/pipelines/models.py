@@ -2,6 +2,7 @@ import json
 from typing import Any
 
 from django.db import models
+from django.utils import timezone
 
 from backend.programs.models import Program, ProgramVersion
 
@@ -52,9 +53,16 @@ class Pipeline(models.Model):
     # Highest input sequence number committed by the ingress; the runner's
     # source reads up to here, so a step never sees half of a request.
     ingested_seq = models.BigIntegerField(default=0)
+    # Highest input sequence number the last recorded step consumed.
+    processed_seq = models.BigIntegerField(default=0)
     last_step = models.BigIntegerField(default=0)
     # Input rows refused so far, per relation ({"orders": 12}); DroppedRow logs some.
     dropped_counts = models.JSONField(default=dict)
+    # Views a compatible deploy added to a pipeline that has run: the next step fills
+    # them from the current contents of what they read (worker/runner/contents.py).
+    backfill_views = models.JSONField(default=list)
+    # Runtime configuration as set by PATCH (backend/pipelines/config.py fills in defaults).
+    config = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -82,8 +90,11 @@ class InputChange(models.Model):
     pipeline = models.ForeignKey(Pipeline, on_delete=models.CASCADE, related_name="inputs")
     seq = models.BigIntegerField()
     relation = models.CharField(max_length=200)
-    weight = models.SmallIntegerField()
+    weight = models.SmallIntegerField()  # +1 insert, -1 delete, 0 a rowtime bound
     row = models.JSONField()
+    accepted_at = models.DateTimeField(default=timezone.now)
+    # Refused by the step that read it (late, out of order): not part of its table.
+    dropped = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["pipeline", "seq"], name="unique_input_seq")]
@@ -178,3 +189,37 @@ class Pump(models.Model):
             models.UniqueConstraint(fields=["pipeline", "name"], name="unique_pipeline_pump")
         ]
         ordering = ["id"]
+
+
+class PipelineMetric(models.Model):
+    """What one step did and how the pipeline stood after it (docs/api.md, "Metrics").
+
+    Written in the step's transaction; only the latest METRICS_KEEP_SAMPLES are kept.
+    Rates are over the time since the previous sample.
+    """
+
+    pipeline = models.ForeignKey(Pipeline, on_delete=models.CASCADE, related_name="metrics")
+    step = models.BigIntegerField()
+    time = models.DateTimeField(default=timezone.now)
+    input_rows = models.IntegerField()
+    duration_ms = models.FloatField()
+    state_rows = models.BigIntegerField()
+    late_rows = models.IntegerField()  # refused in this step
+    processed_seq = models.BigIntegerField()
+    ingested_seq = models.BigIntegerField()
+    lag_ms = models.FloatField()
+    input_rows_per_second = models.FloatField()
+    processed_rows_per_second = models.FloatField()
+    waterlines = models.JSONField(default=dict)
+    # {view: [rows, inserts_total, deletes_total]} after this step, for published views.
+    views = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["pipeline", "step"], name="unique_pipeline_metric")
+        ]
+        ordering = ["step"]
+
+    @property
+    def lag_rows(self) -> int:
+        return self.ingested_seq - self.processed_seq

@@ -1,5 +1,9 @@
 """Reads of pipelines and what they produced: a user sees their teams' pipelines only."""
 
+import json
+from collections import Counter
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
@@ -47,3 +51,38 @@ def pipeline_events(*, pipeline: Pipeline) -> QuerySet[PipelineEvent]:
 def pipeline_dropped_rows(*, pipeline: Pipeline, limit: int = 1000) -> list[DroppedRow]:
     """The logged refused rows, newest first."""
     return list(DroppedRow.objects.filter(pipeline=pipeline).order_by("-id")[:limit])
+
+
+def view_deltas(
+    *, pipeline: Pipeline, view: str, after_step: int, through_step: int, limit: int = 1000
+) -> list[ViewDelta]:
+    """The view's stored deltas of steps after..through (at most `limit`), oldest first."""
+    return list(
+        ViewDelta.objects.filter(
+            pipeline=pipeline, view=view, step__gt=after_step, step__lte=through_step
+        ).order_by("step")[:limit]
+    )
+
+
+def view_counts(
+    *, pipeline_id: int, view: str, through_step: int
+) -> tuple[dict[str, int], dict[str, dict[str, Any]]]:
+    """The view after `through_step`, its stored deltas added up: (count of each row by
+    its sorted-keys JSON text, each such row as stored, in the view's column order)."""
+    counts: Counter[str] = Counter()
+    rows: dict[str, dict[str, Any]] = {}
+    deltas = ViewDelta.objects.filter(pipeline_id=pipeline_id, view=view, step__lte=through_step)
+    for changes_json in deltas.order_by("step").values_list("changes_json", flat=True).iterator():
+        for change in json.loads(changes_json):
+            ((kind, row),) = change.items()
+            key = json.dumps(row, sort_keys=True)
+            rows.setdefault(key, row)
+            counts[key] += 1 if kind == "insert" else -1
+    return {key: count for key, count in counts.items() if count}, rows
+
+
+def view_content(*, pipeline: Pipeline, view: str, through_step: int) -> list[dict[str, Any]]:
+    """The view's rows after `through_step` (a row as many times as it is there), in a
+    stable order."""
+    counts, rows = view_counts(pipeline_id=pipeline.pk, view=view, through_step=through_step)
+    return [rows[key] for key in sorted(counts) for _ in range(max(counts[key], 0))]

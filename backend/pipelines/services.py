@@ -3,6 +3,7 @@
 import json
 import logging
 import shutil
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -12,7 +13,10 @@ from django.db import transaction
 from backend.accounts.quotas import require_pipeline_room
 from backend.core.errors import ApplicationError, Conflict, NotFound
 from backend.pipelines import events
+from backend.pipelines.compat import plan_changes
+from backend.pipelines.config import RUN_FILES, storage_root, validated_config
 from backend.pipelines.ingress import csv_changes, normalize_changes, relation_named
+from backend.pipelines.metrics import StepFigures, record_sample
 from backend.pipelines.models import (
     DesiredState,
     DroppedRow,
@@ -20,6 +24,7 @@ from backend.pipelines.models import (
     OnRunnerFailure,
     Pipeline,
     PipelineEvent,
+    PipelineMetric,
     PipelineStep,
     State,
     ViewDelta,
@@ -209,14 +214,89 @@ def _request(pipeline: Pipeline, action: str, actor: str) -> None:
         )
 
 
-def pipeline_deploy(*, user: AbstractBaseUser, name: str, actor: str) -> Pipeline:
+def pipeline_configure(
+    *,
+    user: AbstractBaseUser,
+    name: str,
+    actor: str,
+    config: Any = None,
+    on_runner_failure: str | None = None,
+) -> Pipeline:
+    """Change a stopped (or failed) pipeline's runtime configuration.
+
+    A new `storage_dir` takes the pipeline's checkpoint and state along with it, so
+    the next start goes on from where the last run stopped.
+    """
+    with transaction.atomic():
+        pipeline = _locked(user, name)
+        if pipeline.state not in (State.STOPPED, State.FAILED):
+            raise ApplicationError(
+                f"Stop pipeline '{name}' before changing its configuration",
+                code="pipeline_running",
+                status=409,
+                details={"state": pipeline.state},
+            )
+        changed = []
+        if config is not None:
+            new = validated_config(pipeline.config, config, pipeline.program_version.catalog)
+            _move_run_files(
+                storage_root(pipeline.pk, pipeline.config), storage_root(pipeline.pk, new)
+            )
+            changed = sorted(k for k in config if new.get(k) != pipeline.config.get(k))
+            pipeline.config = new
+        if on_runner_failure is not None and on_runner_failure != pipeline.on_runner_failure:
+            pipeline.on_runner_failure = on_runner_failure
+            changed.append("on_runner_failure")
+        pipeline.save(update_fields=["config", "on_runner_failure", "updated_at"])
+        if changed:
+            PipelineEvent.objects.create(
+                pipeline=pipeline,
+                from_state=pipeline.state,
+                to_state=pipeline.state,
+                actor=actor,
+                message=f"configuration changed: {', '.join(changed)}",
+            )
+    return pipeline
+
+
+def _move_run_files(old: Path, new: Path) -> None:
+    """Move a run's checkpoint and state from `old` to `new` (both storage roots)."""
+    if old.resolve() == new.resolve():
+        return
+    present = [part for part in RUN_FILES if (old / part).exists()]
+    if not present:
+        return
+    taken = [part for part in RUN_FILES if (new / part).exists()]
+    if taken:
+        raise ApplicationError(
+            f"config.storage_dir: {new} already holds a {taken[0]}; choose an empty directory",
+            code="invalid_config",
+            details={"key": "storage_dir"},
+        )
+    try:
+        new.mkdir(parents=True, exist_ok=True)
+        for part in present:
+            shutil.move(old / part, new / part)
+    except OSError as err:
+        raise ApplicationError(
+            f"config.storage_dir: cannot move the pipeline's state to {new}: {err.strerror}",
+            code="invalid_config",
+            details={"key": "storage_dir"},
+        ) from err
+
+
+def pipeline_deploy(
+    *, user: AbstractBaseUser, name: str, actor: str, reset_state: bool = False
+) -> Pipeline:
     """Move a stopped pipeline to its program's latest version.
 
-    The views' state belongs to the plan it was computed for. When the plan
-    changes, the pipeline starts over: its steps, deltas, refused rows,
-    checkpoint and state are cleared, and the next start processes every
-    accepted input again (the input log keeps them all), so the new views'
-    deltas again add up to the batch answer.
+    The views' state belongs to the plan it was computed for. A new plan that
+    keeps every input and view as it was and only adds (compat.py) keeps the
+    state: the new views are filled at the next step. Any other change to the
+    plan of a pipeline that has run answers 409 `state_reset_required`, naming
+    the changes, unless `reset_state`; then the pipeline starts over: its steps,
+    deltas, metrics, refused rows, checkpoint and state are cleared, and the next
+    start processes every accepted input again (the input log keeps them all).
     """
     with transaction.atomic():
         pipeline = _locked(user, name)
@@ -227,38 +307,83 @@ def pipeline_deploy(*, user: AbstractBaseUser, name: str, actor: str) -> Pipelin
             )
         latest = program_latest_version(user=user, name=pipeline.program.name)
         _require_runnable(latest)
-        if latest.pk != pipeline.program_version_id:
-            previous = pipeline.program_version
-            message = f"deployed program version {latest.version} (was {previous.version})"
-            reset = latest.plan != previous.plan
-            if reset:
-                _reset_run(pipeline)
-                message += "; state reset: every accepted input is processed again"
+        previous = pipeline.program_version
+        changes = plan_changes(previous.plan or {}, latest.plan or {})
+        ran = pipeline.last_step > 0
+        if changes.incompatible and ran and not reset_state:
+            raise ApplicationError(
+                f"Deploying v{latest.version} to '{name}' changes what its state was computed "
+                f"for ({'; '.join(changes.incompatible)}): deploy with reset_state to process "
+                "every accepted input again",
+                code="state_reset_required",
+                status=409,
+                details={"changes": changes.incompatible, "version": latest.version},
+            )
+        messages = []
+        if latest.pk != previous.pk:
+            messages.append(f"deployed program version {latest.version} (was {previous.version})")
             pipeline.program_version = latest
-            pipeline.save(update_fields=["program_version", "updated_at"])
-            pumps_sync(pipeline=pipeline, reset=reset)
+        reset = reset_state or bool(changes.incompatible and ran)
+        if reset:
+            _reset_run(pipeline)
+            messages.append("state reset: every accepted input is processed again")
+        elif changes.added_views and ran:
+            _backfill(pipeline, changes.added_views)
+            messages.append(f"new views filled at the next step: {', '.join(changes.added_views)}")
+        pipeline.save(update_fields=["program_version", "backfill_views", "updated_at"])
+        pumps_sync(pipeline=pipeline, reset=reset)
+        if messages:
             PipelineEvent.objects.create(
                 pipeline=pipeline,
                 from_state=pipeline.state,
                 to_state=pipeline.state,
                 actor=actor,
-                message=message,
+                message="; ".join(messages),
             )
     return pipeline
 
 
+def _backfill(pipeline: Pipeline, views: list[str]) -> None:
+    """Have the next step fill `views` from the contents of what they read.
+
+    A step needs input: a no-op entry (relation "", weight 0, read by no input)
+    goes into the input log, so the next start runs that step at once.
+    """
+    pipeline.backfill_views = [*pipeline.backfill_views, *views]
+    pipeline.ingested_seq += 1
+    InputChange.objects.create(
+        pipeline=pipeline, seq=pipeline.ingested_seq, relation="", weight=0, row={"deploy": views}
+    )
+    pipeline.save(update_fields=["ingested_seq"])
+
+
 def _reset_run(pipeline: Pipeline) -> None:
     """Forget what the pipeline computed; keep what it was given (the input log)."""
-    from worker.launcher import pipeline_dir
-
     PipelineStep.objects.filter(pipeline=pipeline).delete()
     ViewDelta.objects.filter(pipeline=pipeline).delete()
     DroppedRow.objects.filter(pipeline=pipeline).delete()
+    PipelineMetric.objects.filter(pipeline=pipeline).delete()
+    InputChange.objects.filter(pipeline=pipeline, dropped=True).update(dropped=False)
     pipeline.last_step = 0
+    pipeline.processed_seq = 0
     pipeline.dropped_counts = {}
-    pipeline.save(update_fields=["last_step", "dropped_counts", "updated_at"])
-    storage = pipeline_dir(pipeline.pk)
-    transaction.on_commit(lambda: shutil.rmtree(storage, ignore_errors=True))
+    pipeline.backfill_views = []
+    pipeline.save(
+        update_fields=[
+            "last_step",
+            "processed_seq",
+            "dropped_counts",
+            "backfill_views",
+            "updated_at",
+        ]
+    )
+    storage = storage_root(pipeline.pk, pipeline.config)
+    transaction.on_commit(lambda: _remove_run_files(storage))
+
+
+def _remove_run_files(storage: Path) -> None:
+    for part in RUN_FILES:
+        shutil.rmtree(storage / part, ignore_errors=True)
 
 
 def pipeline_ingest(
@@ -346,17 +471,19 @@ def pipeline_record_step(
     *,
     pipeline_id: int,
     batch_id: int,
-    input_rows: int,
-    duration_ms: float,
+    figures: StepFigures,
     deltas: dict[str, list[dict[str, Any]]],
     dropped: list[dict[str, Any]] | None = None,
     pumped: dict[str, int] | None = None,
+    dropped_seqs: list[int] | None = None,
+    backfilled: bool = False,
 ) -> int | None:
-    """Store a completed step and its view deltas, then publish them.
+    """Store a completed step, its view deltas and its metrics sample, then publish them.
 
     Spark may run a micro-batch again after a crash (foreachBatch is at least
     once): a batch already recorded is not stored or published twice, and the
-    answer is None. Otherwise the answer is the new step number.
+    answer is None. Otherwise the answer is the new step number. `backfilled`: the
+    step filled the views a deploy added (they need no filling any more).
     """
     with transaction.atomic():
         pipeline = _locked_by_id(pipeline_id)
@@ -367,17 +494,37 @@ def pipeline_record_step(
             pipeline=pipeline,
             step=step,
             batch_id=batch_id,
-            input_rows=input_rows,
-            duration_ms=duration_ms,
+            input_rows=figures.input_rows,
+            duration_ms=figures.duration_ms,
         )
         ViewDelta.objects.bulk_create(
             ViewDelta(pipeline=pipeline, step=step, view=view, changes_json=json.dumps(changes))
             for view, changes in deltas.items()
         )
+        if dropped_seqs:
+            InputChange.objects.filter(pipeline=pipeline, seq__in=dropped_seqs).update(dropped=True)
         pipeline.last_step = step
+        pipeline.processed_seq = max(pipeline.processed_seq, figures.processed_seq)
         _record_dropped(pipeline, step, dropped or [])
         pumps_count_rows(pipeline_id=pipeline_id, pumped=pumped or {})
-        pipeline.save(update_fields=["last_step", "dropped_counts", "updated_at"])
+        record_sample(
+            pipeline=pipeline,
+            step=step,
+            figures=figures,
+            late_rows=len(dropped or []),
+            deltas=deltas,
+        )
+        if backfilled:
+            pipeline.backfill_views = []
+        pipeline.save(
+            update_fields=[
+                "last_step",
+                "processed_seq",
+                "dropped_counts",
+                "backfill_views",
+                "updated_at",
+            ]
+        )
         name = pipeline.name
     for view, changes in deltas.items():
         events.publish(name, {"type": "delta", "step": step, "view": view, "changes": changes})

@@ -15,6 +15,17 @@ urlpatterns = [
         apis.PipelineIngressApi.as_view(),
         name="pipeline-ingress",
     ),
+    path(
+        "pipelines/<slug:name>/ingress/<str:relation>/bound",
+        apis.PipelineBoundApi.as_view(),
+        name="pipeline-ingress-bound",
+    ),
+    path(
+        "pipelines/<slug:name>/egress/<str:view>",
+        apis.PipelineEgressApi.as_view(),
+        name="pipeline-egress",
+    ),
+    path("pipelines/<slug:name>/query", apis.PipelineQueryApi.as_view(), name="pipeline-query"),
     path("pipelines/<slug:name>/deploy", apis.PipelineDeployApi.as_view(), name="pipeline-deploy"),
     path("pipelines/<slug:name>/deltas", apis.PipelineDeltasApi.as_view(), name="pipeline-deltas"),
     path(
@@ -22,6 +33,11 @@ urlpatterns = [
         apis.PipelineLateRowsApi.as_view(),
         name="pipeline-late-rows",
     ),
+    path("pipelines/<slug:name>/stats", apis.PipelineStatsApi.as_view(), name="pipeline-stats"),
+    path(
+        "pipelines/<slug:name>/metrics", apis.PipelineMetricsApi.as_view(), name="pipeline-metrics"
+    ),
+    path("metrics", apis.PrometheusApi.as_view(), name="metrics"),
     path("pipelines/<slug:name>/events", apis.PipelineEventsApi.as_view(), name="pipeline-events"),
     path("pipelines/<slug:name>/pumps", apis.PipelinePumpsApi.as_view(), name="pipeline-pumps"),
     re_path(

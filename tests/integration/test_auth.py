@@ -22,6 +22,7 @@ SAMPLE_ARGUMENTS = {
     "relation": "t",
     "prefix": "abc",
     "pump": "p",
+    "view": "v",
 }
 
 
@@ -84,6 +85,34 @@ def test_a_read_key_reads_but_cannot_write(stack: LiveStack) -> None:
     assert stack.api("GET", "programs", key=reader)[0] == 200
     status, body = stack.api("POST", "programs", {"name": "nope", "sql": ""}, key=reader)
     assert (status, body["code"]) == (403, "permission_denied")
+
+
+@pytest.mark.parametrize("route", api_routes())
+def test_a_read_key_cannot_write_anywhere(stack: LiveStack, route: str) -> None:
+    reader = stack.manage(
+        "weir_user", USER, "--team", "testers", "--api-key", "ro-walk", "--scope", "read"
+    )
+    path = route.removeprefix("api/v1/")
+    for method in ("POST", "PUT", "PATCH", "DELETE"):
+        status, body = stack.api(method, path, {}, key=reader)
+        if route in OPEN_ROUTES:
+            continue
+        assert status in (403, 405), (method, route, status, body)
+
+
+def test_other_teams_get_404_on_every_route_of_a_pipeline(stack: LiveStack) -> None:
+    name = f"iso-{uuid.uuid4().hex[:6]}"
+    assert stack.api("POST", "programs", {"name": name, "sql": PROGRAM})[0] == 201
+    assert stack.api("POST", "pipelines", {"name": name, "program": name})[0] == 201
+    outsider = other_user(stack)
+    routes = [r for r in api_routes() if r.startswith("api/v1/pipelines/some-name")]
+    assert len(routes) >= 12
+    for route in routes:
+        path = route.removeprefix("api/v1/").replace("some-name", name)
+        for method in ("GET", "POST", "PATCH"):
+            status, body = stack.api(method, path, {}, key=outsider)
+            assert status in (404, 405), (method, route, status, body)
+            assert status == 405 or body["code"] == "not_found"
 
 
 def test_teams_see_only_their_own_programs_and_pipelines(stack: LiveStack) -> None:

@@ -50,12 +50,32 @@ def test_deploy_push_status_and_tail_from_the_command_line(
     delta = json.loads(done.stdout.splitlines()[0])
     assert (delta["step"], delta["changes"]) == (1, [{"insert": {"sensor": "a", "celsius": 31.5}}])
 
-    # A new version of a running pipeline: stopped, moved to the version (its state
-    # reset, every input processed again) and started again.
+    done = weir(stack, "query", name, "SELECT sensor, celsius FROM readings ORDER BY sensor")
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        {"sensor": "a", "celsius": 31.5},
+        {"sensor": "b", "celsius": 12.0},
+    ]
+    done = weir(stack, "stats", name)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["views"] == [
+        {"name": "hot", "rows": 1, "inserts_total": 1, "deletes_total": 0}
+    ]
+    done = weir(stack, "push", "--bound", "2026-01-01 11:00:00", "--pipeline", name,
+                "--table", "readings")  # fmt: skip
+    assert done.returncode == 1 and "no column a rowtime bound moves" in done.stderr
+
+    # A new version that changes a view of a running pipeline needs --reset-state; then
+    # it is stopped, moved to the version (every input processed again) and started.
     program.write_text(PROGRAM.replace("> 30", "> 10"))
     done = weir(stack, "deploy", str(program), "--pipeline", name, "--start")
+    assert done.returncode == 1
+    assert "view hot: query changed" in done.stderr and "--reset-state" in done.stderr
+    pipeline = stack.api("GET", f"pipelines/{name}")[1]
+    assert (pipeline["state"], pipeline["program_version"]) == ("running", 1), "as it was"
+    done = weir(stack, "deploy", str(program), "--pipeline", name, "--start", "--reset-state")
     assert done.returncode == 0, done.stderr
-    assert "program version 2" in done.stdout
+    assert f"pipeline {name}: program version 3" in done.stdout  # 2 was refused
     done = weir(stack, "status", name)
     assert done.returncode == 0 and f"{name}" in done.stdout and "running" in done.stdout
     ndjson = tmp_path / "more.ndjson"

@@ -1,6 +1,7 @@
 import pytest
 
 from backend.accounts.services import user_ensure
+from backend.pipelines.metrics import StepFigures
 from backend.pipelines.models import DroppedRow, Pipeline
 from backend.pipelines.services import pipeline_create, pipeline_record_step
 from backend.programs.services import program_create
@@ -15,11 +16,11 @@ def test_refused_rows_are_counted_and_logged_in_powers_of_ten() -> None:
     pipeline = pipeline_create(user=user, name="late", program="late")
     late = [{"relation": "t", "row": {"x": i}, "reason": "late"} for i in range(1, 13)]
     step = pipeline_record_step(
-        pipeline_id=pipeline.pk, batch_id=0, input_rows=12, duration_ms=1.0, deltas={},
+        pipeline_id=pipeline.pk, batch_id=0, figures=StepFigures(12, 1.0, 12), deltas={},
         dropped=late[:5],
     )  # fmt: skip
     pipeline_record_step(
-        pipeline_id=pipeline.pk, batch_id=1, input_rows=7, duration_ms=1.0, deltas={},
+        pipeline_id=pipeline.pk, batch_id=1, figures=StepFigures(7, 1.0, 19), deltas={},
         dropped=[*late[5:], {"relation": "s", "row": {}, "reason": "out_of_order"}],
     )  # fmt: skip
     assert step == 1

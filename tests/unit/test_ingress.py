@@ -117,3 +117,27 @@ def test_column_names_match_as_sql_names_do() -> None:
     assert (row["id"], row["amount"], row["note"]) == (7, "3.00", "x")
     with pytest.raises(ApplicationError, match="no column 'Nope'"):
         normalize_changes(ORDERS, [{"id": 7, "amount": 3, "Nope": 1}])
+
+
+def test_a_rowtime_bound_is_a_change_of_weight_zero() -> None:
+    bound = {"bound": "2020-01-01T10:00:00", "strict": True}
+    assert normalize_changes(STREAM, [bound, {"bound": "2020-01-01 11:00:00"}]) == [
+        (0, {"bound": "2020-01-01 10:00:00", "strict": True}),
+        (0, {"bound": "2020-01-01 11:00:00", "strict": False}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("relation", "change", "code"),
+    [
+        (STREAM, {"bound": "soon"}, "invalid"),
+        (STREAM, {"bound": "2020-01-01 10:00:00", "strict": "yes"}, "invalid"),
+        (STREAM, {"bound": "2020-01-01 10:00:00", "url": "x"}, "invalid"),
+        (ORDERS, {"bound": "2020-01-01 10:00:00"}, "no_time_column"),
+    ],
+)
+def test_a_bad_bound_is_refused_with_its_index(relation: dict, change: dict, code: str) -> None:
+    with pytest.raises(ApplicationError) as refused:
+        first = {"url": "a"} if relation is STREAM else {"id": 1, "amount": 1}
+        normalize_changes(relation, [first, change])
+    assert (refused.value.code, refused.value.details["index"]) == (code, 1)

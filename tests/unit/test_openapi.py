@@ -36,5 +36,11 @@ def test_every_api_path_of_the_contract_is_in_the_schema() -> None:
         "/api/v1/pipelines/{name}/{action}",
         "/api/v1/pipelines/{name}/ingress/{relation}",
         "/api/v1/pipelines/{name}/deltas",
+        "/api/v1/pipelines/{name}/ingress/{relation}/bound",
+        "/api/v1/pipelines/{name}/egress/{view}",
+        "/api/v1/pipelines/{name}/query",
+        "/api/v1/pipelines/{name}/stats",
+        "/api/v1/pipelines/{name}/metrics",
+        "/api/v1/metrics",
         "/api/v1/health",
     } <= paths

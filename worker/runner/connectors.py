@@ -31,7 +31,8 @@ import io
 import json
 import logging
 import os
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -43,6 +44,7 @@ log = logging.getLogger("weir.connectors")
 Change = Mapping[str, Mapping[str, Any]]  # {"insert": row} | {"delete": row}
 FORMATS = ("jsonl", "csv")
 MODES = ("content", "changes")
+TABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?")
 PG_TYPES = {
     "BOOLEAN": "boolean",
     "TINYINT": "smallint",
@@ -77,7 +79,7 @@ class Sink(Protocol):
         ...
 
 
-def validate_connector(spec: Any, views: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+def validate_connector(spec: Any, views: Collection[str]) -> None:
     """Raise ConnectorError unless `spec` is a usable connector of one of `views`."""
     if not isinstance(spec, dict):
         raise ConnectorError("a connector is an object")
@@ -101,6 +103,10 @@ def validate_connector(spec: Any, views: Mapping[str, Sequence[Mapping[str, Any]
         for key in ("url", "table"):
             if not isinstance(spec.get(key), str) or not spec[key]:
                 raise ConnectorError(f"a postgres connector needs '{key}'")
+        if not spec["url"].startswith(("postgresql://", "postgres://")):
+            raise ConnectorError("a postgres connector's url is postgresql://...")
+        if not TABLE_NAME.fullmatch(spec["table"]):
+            raise ConnectorError("a postgres connector's table is a name or schema.name")
         if spec.get("mode", "content") not in MODES:
             raise ConnectorError("a postgres connector's mode is 'content' or 'changes'")
 

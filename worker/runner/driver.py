@@ -8,6 +8,7 @@ starts it again from the checkpoint; nothing is lost or done twice.
 
 import logging
 import signal
+import threading
 import time
 from types import FrameType
 from typing import Any
@@ -15,8 +16,12 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
 from pyspark.sql.streaming import StreamingQuery
 
+from backend.pipelines.config import effective_config, storage_root
+from backend.pipelines.connectors import Connectors
+from backend.pipelines.metrics import StepFigures
 from backend.pipelines.models import DesiredState, Pipeline, State
 from backend.pipelines.pumps import pump_states
 from backend.pipelines.services import (
@@ -25,8 +30,10 @@ from backend.pipelines.services import (
     pipeline_set_state,
     pipeline_step_done,
 )
-from worker.launcher import pipeline_dir
-from worker.runner.engine import StepEngine
+from worker.runner.adhoc import QueryServer, StreamRegistry
+from worker.runner.contents import Contents
+from worker.runner.engine import Backfill, StepEngine
+from worker.runner.lower import scanned
 from worker.runner.session import build_session
 from worker.runner.source import SOURCE_NAME, InputLogSource
 from worker.runner.state import DiskStateStore
@@ -34,7 +41,6 @@ from worker.runner.state import DiskStateStore
 log = logging.getLogger("weir.runner")
 ACTOR = "runner"
 CONTROL_POLL_S = 0.2
-TRIGGER = "100 milliseconds"
 
 
 class StepSink:
@@ -42,38 +48,93 @@ class StepSink:
 
     The engine's state is versioned by step number, so a batch Spark runs again
     after a crash (foreachBatch is at least once) starts from the state of the
-    step before it; a batch already recorded is skipped.
+    step before it; a batch already recorded is skipped. A step holds `lock`, so
+    an ad-hoc query sees the state between two steps, never during one.
     """
 
-    def __init__(self, pipeline_id: int, engine: StepEngine) -> None:
+    def __init__(
+        self,
+        pipeline_id: int,
+        engine: StepEngine,
+        lock: threading.Lock,
+        streams: StreamRegistry,
+        connectors: Connectors,
+    ) -> None:
         self.pipeline_id = pipeline_id
         self.engine = engine
+        self.lock = lock
+        self.streams = streams
+        self.connectors = connectors
 
     def __call__(self, batch: DataFrame, batch_id: int) -> None:
         if pipeline_step_done(pipeline_id=self.pipeline_id, batch_id=batch_id):
             return
+        with self.lock:
+            self._step(batch, batch_id)
+
+    def _step(self, batch: DataFrame, batch_id: int) -> None:
         started = time.perf_counter()
         batch.persist()
         try:
-            input_rows = batch.count()
+            counted = batch.agg(F.count(F.lit(1)).alias("rows"), F.max("seq").alias("seq")).first()
+            input_rows = int(counted["rows"]) if counted else 0
             if input_rows == 0:
                 return
-            step_no = (
-                Pipeline.objects.values_list("last_step", flat=True).get(pk=self.pipeline_id) + 1
+            pipeline = Pipeline.objects.values("last_step", "processed_seq", "backfill_views").get(
+                pk=self.pipeline_id
             )
-            result = self.engine.step(step_no, batch, pump_states(pipeline_id=self.pipeline_id))
+            step_no = pipeline["last_step"] + 1
+            backfill = None
+            if pipeline["backfill_views"]:
+                backfill = self._backfill(
+                    step_no, pipeline["processed_seq"], pipeline["backfill_views"]
+                )
+            extra_views = self.streams.active()
+            result = self.engine.step(
+                step_no,
+                batch,
+                pump_states(pipeline_id=self.pipeline_id),
+                backfill=backfill,
+                extra_views=extra_views,
+            )
         finally:
             batch.unpersist()
+        figures = StepFigures(
+            input_rows=input_rows,
+            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            processed_seq=int(counted["seq"]),
+            state_rows=result.state_rows,
+            waterlines=result.waterlines,
+        )
         step = pipeline_record_step(
             pipeline_id=self.pipeline_id,
             batch_id=batch_id,
-            input_rows=input_rows,
-            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            figures=figures,
             deltas=result.deltas,
             dropped=result.dropped,
             pumped=result.pumped,
+            dropped_seqs=result.dropped_seqs,
+            backfilled=backfill is not None,
         )
+        if step is not None:
+            self.streams.publish(step, result.extra)
+        self.connectors.deliver()
         log.info("batch %s -> step %s (%s input rows)", batch_id, step, input_rows)
+
+    def _backfill(self, step_no: int, processed_seq: int, views: list[str]) -> Backfill:
+        """The contents, before this step, of what the views a deploy added read."""
+        plan = self.engine.plan
+        queries = [v["query"] for v in plan["views"] if v["name"] in views]
+        contents = Contents(
+            self.engine.spark,
+            self.pipeline_id,
+            plan,
+            self.engine.state.load(before_step=step_no),
+            processed_seq=processed_seq,
+            through_step=step_no - 1,
+        ).of(name for name in scanned(queries) if name not in views)
+        log.info("step %s fills the new views %s", step_no, ", ".join(views))
+        return Backfill(frozenset(views), contents)
 
 
 class PipelineRunner:
@@ -81,15 +142,37 @@ class PipelineRunner:
         self.pipeline_id = pipeline_id
         pipeline = Pipeline.objects.select_related("program_version").get(pk=pipeline_id)
         self.plan: dict[str, Any] = pipeline.program_version.plan
-        self.checkpoint = pipeline_dir(pipeline_id) / "checkpoint"
-        state = DiskStateStore(pipeline_dir(pipeline_id) / "state")
-        self.spark = build_session(f"weir-pipeline-{pipeline.name}", settings.SPARK_MASTER)
+        config = effective_config(pipeline.config)
+        storage = storage_root(pipeline_id, pipeline.config)
+        self.checkpoint = storage / "checkpoint"
+        state = DiskStateStore(storage / "state")
+        self.trigger = f"{config['trigger_interval_ms']} milliseconds"
+        self.spark = build_session(
+            f"weir-pipeline-{pipeline.name}",
+            config["spark_master"],
+            cores=config["cores"],
+            memory=config["memory"],
+        )
+        conf = self.spark.sparkContext.getConf()
+        log.info(
+            "Spark session: master=%s driver memory=%s partitions=%s trigger=%s storage=%s",
+            self.spark.sparkContext.master,
+            conf.get("spark.driver.memory"),
+            self.spark.conf.get("spark.sql.shuffle.partitions"),
+            self.trigger,
+            storage,
+        )
         self.spark.dataSource.register(InputLogSource)
         self.engine = StepEngine(self.spark, self.plan, state)
+        self.lock = threading.Lock()
+        self.streams = StreamRegistry(pipeline_id)
+        self.queries = QueryServer(self.spark, pipeline_id, self.plan, state, self.lock)
+        self.connectors = Connectors(pipeline, config["connectors"])
         self.query: StreamingQuery | None = None
         self.terminated = False
 
     def start_query(self) -> None:
+        self.connectors.deliver()  # what a runner that died left undelivered
         stream = (
             self.spark.readStream.format(SOURCE_NAME)
             .option("dsn", settings.DATABASE_URL)
@@ -97,9 +180,11 @@ class PipelineRunner:
             .load()
         )
         self.query = (
-            stream.writeStream.foreachBatch(StepSink(self.pipeline_id, self.engine))
+            stream.writeStream.foreachBatch(
+                StepSink(self.pipeline_id, self.engine, self.lock, self.streams, self.connectors)
+            )
             .option("checkpointLocation", str(self.checkpoint))
-            .trigger(processingTime=TRIGGER)
+            .trigger(processingTime=self.trigger)
             .queryName(f"pipeline_{self.pipeline_id}")
             .start()
         )
@@ -130,7 +215,7 @@ class PipelineRunner:
                 self._acknowledge(State.PAUSED, frozenset({State.PAUSING}))
             elif desired == DesiredState.PAUSED:
                 self._acknowledge(State.PAUSED, frozenset({State.STARTING, State.PAUSING}))
-            time.sleep(CONTROL_POLL_S)
+            self.queries.serve(timeout=CONTROL_POLL_S)
         self.shutdown(error)
 
     def _acknowledge(self, state: str, only_from: frozenset[str]) -> None:

@@ -21,13 +21,14 @@ import decimal
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+from worker.runner.clocks import waterlines
 from worker.runner.incremental import Lowering, consolidate, literal_rows, names, row_json
 from worker.runner.inputs import table_input
 from worker.runner.keys import has_upserts, upserted
@@ -43,10 +44,28 @@ INPUT_SCHEMA = "seq:bigint,relation:string,weight:smallint,row:string"
 
 
 @dataclass
+class Backfill:
+    """Views a deploy added (compat.py), filled at this step: they read the contents of
+    the older relations as they stood before this step (contents.py), plus this step's
+    changes, as if every row arrived now."""
+
+    views: frozenset[str]
+    contents: Mapping[str, DataFrame]  # older relations the new views read, before the step
+
+    def with_history(self, name: str, changes: DataFrame) -> DataFrame:
+        history = self.contents.get(name)
+        return changes if history is None else history.unionByName(changes)
+
+
+@dataclass
 class StepResult:
     deltas: dict[str, list[Change]] = field(default_factory=dict)
     dropped: list[dict[str, Any]] = field(default_factory=list)
     pumped: dict[str, int] = field(default_factory=dict)  # rows each running pump inserted
+    dropped_seqs: list[int] = field(default_factory=list)  # input-log seqs of `dropped`
+    state_rows: int = 0  # distinct rows the stateful operators keep after the step
+    waterlines: dict[str, str] = field(default_factory=dict)  # "relation.column" -> value
+    extra: dict[str, list[Change]] = field(default_factory=dict)  # extra views' changes
 
 
 def _tagged(df: DataFrame, tag: str, name: Any, weight: Any, row: Any, seq: Any) -> DataFrame:
@@ -78,10 +97,18 @@ class StepEngine:
         self.order = pump_order(plan)
 
     def step(
-        self, step_no: int, changes: DataFrame, pumps: Mapping[str, str] | None = None
+        self,
+        step_no: int,
+        changes: DataFrame,
+        pumps: Mapping[str, str] | None = None,
+        *,
+        backfill: Backfill | None = None,
+        extra_views: Sequence[Mapping[str, Any]] = (),
     ) -> StepResult:
-        """Run step `step_no` on its input `changes`; `pumps` gives each pump's state
-        (running, paused or stopped; as the program declares them when absent)."""
+        """Run one step. `pumps` gives each pump's state (running, paused or stopped; as
+        the program declares them when absent). `extra_views`: stateless views (ad-hoc
+        SELECT STREAM queries) over the program's relations, computed on this step's
+        changes and answered apart, keyed by their name."""
         snapshot = self.state.load(before_step=step_no)
         values = snapshot.values
         maxima: dict[str, str] = values.get("maxima", {})
@@ -92,6 +119,8 @@ class StepEngine:
         ctx = Lowering(self.spark, {}, snapshot.multisets, not values.get("started"))
         states = {**declared_states(self.plan), **(pumps or {})}
         pumped_rows: dict[str, list[DataFrame]] = defaultdict(list)
+        # New views see the older relations' contents too; their state starts empty.
+        fill = None if backfill is None else Lowering(self.spark, {}, {}, True, ctx.saves)
         records: list[DataFrame] = []
         for kind, name in self.order:
             if kind == "input":
@@ -100,6 +129,8 @@ class StepEngine:
                 for more in pumped_rows[name]:
                     new = new.unionByName(more)
                 records += self._input(ctx, relation, new, held, maxima)
+                if fill is not None and backfill is not None:
+                    fill.changes[name] = backfill.with_history(name, ctx.changes[name])
             elif kind == "pump":
                 index, pump = self.pumps[name]
                 rows = pumped(ctx, pump, states[name], self.columns)
@@ -114,14 +145,19 @@ class StepEngine:
                     )
             else:
                 view = self.views[name]
-                delta = ctx.rel(view["query"], name)
+                if fill is not None and backfill is not None:
+                    delta = (fill if name in backfill.views else ctx).rel(view["query"], name)
+                    fill.changes[name] = backfill.with_history(name, delta)
+                else:
+                    delta = ctx.rel(view["query"], name)
                 ctx.changes[name] = delta
                 if view.get("local"):
                     continue
-                published = _as_json(view, _consolidated(delta, len(view["columns"])))
-                records.append(
-                    _tagged(published, "out", name, F.col("weight"), F.col("row"), F.lit(0))
-                )
+                records.append(_published(view, delta, "out", name))
+        for view in extra_views:
+            records.append(
+                _published(view, ctx.rel(view["query"], "__extra"), "extra", view["name"])
+            )
         for save in ctx.saves:
             keyed = save.changes.select(row_json(save.changes, save.types).alias("row"), WEIGHT)
             summed = consolidate(keyed, ["row"])
@@ -132,7 +168,7 @@ class StepEngine:
         for more in records[1:]:
             union = union.unionByName(more)
         collected = union.collect()
-        return self._finish(step_no, snapshot, collected)
+        return self._finish(step_no, snapshot, collected, extra_views)
 
     def _input(
         self,
@@ -159,11 +195,18 @@ class StepEngine:
             records.append(_tagged(top, "max", key, F.lit(0), F.col("value"), F.lit(0)))
         return records
 
-    def _finish(self, step_no: int, snapshot: Snapshot, collected: list[Any]) -> StepResult:
+    def _finish(
+        self,
+        step_no: int,
+        snapshot: Snapshot,
+        collected: list[Any],
+        extra_views: Sequence[Mapping[str, Any]],
+    ) -> StepResult:
         multisets = snapshot.multisets
         values = dict(snapshot.values)
         maxima = dict(values.get("maxima", {}))
         outputs: dict[str, Multiset] = defaultdict(dict)
+        extra: dict[str, Multiset] = defaultdict(dict)
         dropped: list[tuple[int, dict[str, Any]]] = []
         held: list[list[Any]] = []
         pumped_counts: dict[str, int] = {}
@@ -171,6 +214,8 @@ class StepEngine:
             tag = record["tag"]
             if tag == "out":
                 _add(outputs[record["name"]], record["row"], record["weight"])
+            elif tag == "extra":
+                _add(extra[record["name"]], record["row"], record["weight"])
             elif tag == "state":
                 _add(multisets.setdefault(record["name"], {}), record["row"], record["weight"])
             elif tag == "dropped":
@@ -210,15 +255,19 @@ class StepEngine:
         self.state.commit(step_no, Snapshot(multisets, values, step_no))
         deltas: dict[str, list[Change]] = {}
         for view in self.plan["views"]:
-            changes = [
-                {("insert" if weight > 0 else "delete"): json.loads(row)}
-                for row, weight in outputs.get(view["name"], {}).items()
-                for _ in range(abs(weight))
-            ]
+            changes = _changes(view, outputs.get(view["name"], {}))
             if changes:
-                deltas[view["name"]] = in_view_order(view, changes)
-        ordered = [drop for _, drop in sorted(dropped, key=lambda d: d[0])]
-        return StepResult(deltas, ordered, pumped_counts)
+                deltas[view["name"]] = changes
+        dropped.sort(key=lambda d: d[0])
+        return StepResult(
+            deltas,
+            [drop for _, drop in dropped],
+            pumped=pumped_counts,
+            dropped_seqs=[seq for seq, _ in dropped],
+            state_rows=sum(len(multiset) for multiset in multisets.values()),
+            waterlines=waterlines(self.plan["inputs"], maxima),
+            extra={v["name"]: _changes(v, extra.get(v["name"], {})) for v in extra_views},
+        )
 
     def _emit_final(
         self, outputs: dict[str, Multiset], multisets: dict[str, Multiset], maxima: dict[str, str]
@@ -266,6 +315,22 @@ class StepEngine:
         for more in rows[1:]:
             union = union.unionByName(more)
         return {r["view"]: r["value"] for r in union.collect() if r["value"] is not None}
+
+
+def _published(view: Mapping[str, Any], delta: DataFrame, tag: str, name: str) -> DataFrame:
+    """A view's consolidated changes as JSON rows, tagged for the step's one collect."""
+    rows = _as_json(view, _consolidated(delta, len(view["columns"])))
+    return _tagged(rows, tag, name, F.col("weight"), F.col("row"), F.lit(0))
+
+
+def _changes(view: Mapping[str, Any], output: Multiset) -> list[Change]:
+    """A view's collected changes as {"insert": row} / {"delete": row}, in view order."""
+    changes = [
+        {("insert" if weight > 0 else "delete"): json.loads(row)}
+        for row, weight in output.items()
+        for _ in range(abs(weight))
+    ]
+    return in_view_order(view, changes) if changes else []
 
 
 def _power_of_ten(n: int) -> bool:

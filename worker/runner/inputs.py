@@ -24,9 +24,9 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from worker.runner.clocks import ROWTIME, max_key, time_columns
 from worker.runner.lower import WEIGHT, lower_expr, parse_rows, positional, spark_type
 
-ROWTIME = "rowtime"
 BOUND_SCHEMA = T.StructType(
     [T.StructField("bound", T.StringType()), T.StructField("strict", T.BooleanType())]
 )
@@ -38,21 +38,6 @@ class TableInput:
     dropped: DataFrame  # seq, reason, row (JSON text)
     held: DataFrame  # seq, relation, weight, row: waits for the watermark
     maxima: dict[str, DataFrame]  # "relation.column" -> one row, one column "value" (string)
-
-
-def time_columns(relation: Mapping[str, Any]) -> list[int]:
-    """Columns whose running max the runtime tracks: LATENESS, WATERMARK, a stream's rowtime."""
-    return [
-        i
-        for i, c in enumerate(relation["columns"])
-        if c.get("lateness") is not None
-        or c.get("watermark") is not None
-        or (relation["kind"] == "stream" and c["name"] == ROWTIME)
-    ]
-
-
-def max_key(relation: Mapping[str, Any], index: int) -> str:
-    return f"{relation['name']}.{relation['columns'][index]['name']}"
 
 
 def previous(maxima: Mapping[str, str], relation: Mapping[str, Any], index: int) -> Column:

@@ -8,7 +8,7 @@ applying them to a step's input changes yields exactly the view's changes.
 
 import datetime as dt
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from pyspark.sql import Column, DataFrame
@@ -49,6 +49,23 @@ def spark_type(sql_type: str) -> T.DataType:
         return SPARK_TYPES[sql_type]
     except KeyError as err:
         raise LoweringError(f"no Spark type for {sql_type}") from err
+
+
+def scanned(rel: Any) -> Iterator[str]:
+    """The relations a plan node reads (scans), depth first, with repeats.
+
+    >>> list(scanned({"op": "union", "inputs": [{"op": "scan", "relation": "a"},
+    ...                                         {"op": "scan", "relation": "b"}]}))
+    ['a', 'b']
+    """
+    if isinstance(rel, Mapping):
+        if rel.get("op") == "scan":
+            yield rel["relation"]
+        for value in rel.values():
+            yield from scanned(value)
+    elif isinstance(rel, list | tuple):
+        for item in rel:
+            yield from scanned(item)
 
 
 def positional(index: int) -> str:

@@ -21,14 +21,14 @@ one of three states, set by the operator between steps:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
 from worker.runner.incremental import AS_STRING, Lowering, negated, types_of
-from worker.runner.lower import WEIGHT, LoweringError, positional
+from worker.runner.lower import WEIGHT, LoweringError, positional, scanned
 
 RUNNING, PAUSED, STOPPED = "running", "paused", "stopped"
 STATES = (RUNNING, PAUSED, STOPPED)
@@ -42,18 +42,6 @@ Node = tuple[str, str]  # ("input" | "view" | "pump", name)
 def declared_states(plan: Mapping[str, Any]) -> dict[str, str]:
     """Each pump's state as the program declares it (STOPPED, else running)."""
     return {p["name"]: RUNNING if p["started"] else STOPPED for p in plan.get("pumps", [])}
-
-
-def scanned(rel: Any) -> Iterator[str]:
-    """The relations a plan node reads, at any depth."""
-    if isinstance(rel, Mapping):
-        if rel.get("op") == "scan":
-            yield rel["relation"]
-        for value in rel.values():
-            yield from scanned(value)
-    elif isinstance(rel, list | tuple):
-        for value in rel:
-            yield from scanned(value)
 
 
 def pump_order(plan: Mapping[str, Any]) -> list[Node]:

@@ -5,22 +5,39 @@ import sys
 
 from pyspark.sql import SparkSession
 
+# With a trigger interval of 0 a step starts as soon as input waits; an idle query
+# looks for input this often (Spark's default, 10 ms, would poll Postgres 100 times
+# a second per pipeline).
+IDLE_POLL_MS = 100
 
-def build_session(app_name: str, master: str) -> SparkSession:
+
+def build_session(
+    app_name: str, master: str, *, cores: int = 2, memory: str = "1g"
+) -> SparkSession:
+    """A session on `master`: `cores` is the parallelism of a step's shuffles (and the
+    cores a cluster gives the pipeline), `memory` the driver's and each executor's heap."""
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = (
+    builder = (
         SparkSession.builder.appName(app_name)
         .master(master)
+        .config("spark.driver.memory", memory)
+        .config("spark.executor.memory", memory)
+        .config("spark.cores.max", str(cores))
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
+        .config("spark.sql.shuffle.partitions", str(cores))
+        .config("spark.default.parallelism", str(cores))
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.streaming.forceDeleteTempCheckpointLocation", "true")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.driver.host", "127.0.0.1")
-        .getOrCreate()
+        .config("spark.sql.streaming.pollingDelay", f"{IDLE_POLL_MS}ms")
     )
+    if master.startswith("local"):
+        # Nothing outside this machine talks to a local driver; a cluster's executors
+        # must reach the driver at the address Spark finds (SPARK_LOCAL_IP).
+        builder = builder.config("spark.driver.bindAddress", "127.0.0.1").config(
+            "spark.driver.host", "127.0.0.1"
+        )
+    session = builder.getOrCreate()
     session.sparkContext.setLogLevel("WARN")
     return session

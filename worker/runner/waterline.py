@@ -16,8 +16,8 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+from worker.runner.clocks import ROWTIME, max_key
 from worker.runner.incremental import names
-from worker.runner.inputs import ROWTIME, max_key
 from worker.runner.lower import lower_expr, positional, spark_type
 
 

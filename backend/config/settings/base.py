@@ -142,7 +142,8 @@ SPECTACULAR_SETTINGS = {
     # Pipelines and pumps both have a `state`: name each set of choices.
     "ENUM_NAME_OVERRIDES": {
         "PipelineStateEnum": "backend.pipelines.models.State",
-        "PumpStateEnum": "backend.pipelines.models.Pump.State",
+        # The states an operator asks for, of a pipeline or of a pump.
+        "RunStateEnum": "backend.pipelines.models.DesiredState",
     },
 }
 
@@ -151,6 +152,11 @@ PIPELINE_STORAGE_DIR = Path(os.environ.get("WEIR_PIPELINE_STORAGE", STATE_DIR / 
 # How long a lifecycle task waits for the Spark runner to acknowledge a transition.
 PIPELINE_TRANSITION_TIMEOUT_S = float(os.environ.get("WEIR_TRANSITION_TIMEOUT", "180"))
 SPARK_MASTER = os.environ.get("WEIR_SPARK_MASTER", "local[2]")
+# Ad-hoc queries: how long a plain SELECT waits for the runner, and the most rows it answers.
+QUERY_TIMEOUT_S = float(os.environ.get("WEIR_QUERY_TIMEOUT", "60"))
+QUERY_MAX_ROWS = int(os.environ.get("WEIR_QUERY_MAX_ROWS", 10_000))
+# Metrics samples kept per pipeline (one per step; older ones are deleted).
+METRICS_KEEP_SAMPLES = int(os.environ.get("WEIR_METRICS_KEEP_SAMPLES", 1000))
 
 LOGGING = {
     "version": 1,

@@ -9,8 +9,13 @@ import type {
   LateRows,
   Pipeline,
   PipelineAction,
+  PipelineConfig,
   PipelineEvent,
+  PipelineStats,
+  MetricsSample,
   Program,
+  PumpAction,
+  PumpStatus,
   ProgramVersion,
   Session,
   ValidateResponse,
@@ -57,6 +62,25 @@ export function createEndpoints(client: ApiClient) {
       client.request<LateRows>('GET', `${BASE}/pipelines/${seg(pipeline)}/late_rows`, { signal }),
     events: (pipeline: string, signal?: AbortSignal) =>
       client.request<PipelineEvent[]>('GET', `${BASE}/pipelines/${seg(pipeline)}/events`, { signal }),
+    stats: (pipeline: string, signal?: AbortSignal) =>
+      client.request<PipelineStats>('GET', `${BASE}/pipelines/${seg(pipeline)}/stats`, { signal }),
+    metrics: (pipeline: string, limit: number, signal?: AbortSignal) =>
+      client.request<MetricsSample[]>('GET', `${BASE}/pipelines/${seg(pipeline)}/metrics?limit=${limit}`, {
+        signal,
+      }),
+    /** The raw answer: JSON for a snapshot SELECT, NDJSON for SELECT STREAM. */
+    query: (pipeline: string, sql: string, signal?: AbortSignal) =>
+      client.open('POST', `${BASE}/pipelines/${seg(pipeline)}/query`, { body: { sql }, signal }),
+    pumps: (pipeline: string, signal?: AbortSignal) =>
+      client.request<PumpStatus[]>('GET', `${BASE}/pipelines/${seg(pipeline)}/pumps`, { signal }),
+    pumpAction: (pipeline: string, pump: string, action: PumpAction) =>
+      client.request<PumpStatus>('POST', `${BASE}/pipelines/${seg(pipeline)}/pumps/${seg(pump)}/${action}`),
+    bound: (pipeline: string, table: string, bound: string, strict: boolean) =>
+      client.request<IngressResponse>('POST', `${BASE}/pipelines/${seg(pipeline)}/ingress/${seg(table)}/bound`, {
+        body: { bound, strict },
+      }),
+    patchConfig: (pipeline: string, config: Partial<PipelineConfig>) =>
+      client.request<Pipeline>('PATCH', `${BASE}/pipelines/${seg(pipeline)}`, { body: { config } }),
     listApiKeys: () => client.request<ApiKey[]>('GET', `${BASE}/api_keys`),
     createApiKey: (name: string, scope: ApiKeyScope) =>
       client.request<ApiKeyCreated>('POST', `${BASE}/api_keys`, { body: { name, scope } }),

@@ -101,6 +101,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every visible pipeline's figures in Prometheus' text format. */
+        get: operations["metrics_prometheus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/pipelines": {
         parameters: {
             query?: never;
@@ -130,7 +147,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        patch: operations["pipelines_update"];
         trace?: never;
     };
     "/api/v1/pipelines/{name}/{action}": {
@@ -174,7 +191,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description 409 state_reset_required (details.changes) when the new plan changes an input or a view of a pipeline that has run, unless reset_state is true. */
         post: operations["pipelines_deploy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pipelines/{name}/egress/{view}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A view's changes as JSON lines, until the client disconnects: optionally {"snapshot": true, "step": n, "rows": [...]}, then {"step": n, "changes": [...]} for each later step that changed the view. */
+        get: operations["pipelines_egress"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -213,6 +248,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pipelines/{name}/ingress/{relation}/bound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["pipelines_ingress_bound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/pipelines/{name}/late_rows": {
         parameters: {
             query?: never;
@@ -221,6 +272,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["pipelines_late_rows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pipelines/{name}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["pipelines_metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -255,6 +322,39 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["pipelines_pump_action"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pipelines/{name}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A plain SELECT answers the rows of the current snapshot (JSON). A SELECT STREAM streams JSON lines: {"columns": [...]}, then {"step": n, "changes": [...]} for each step from now on, until the client disconnects. */
+        post: operations["pipelines_query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pipelines/{name}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["pipelines_stats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -371,6 +471,15 @@ export interface components {
             /** @description The key itself: shown this once, never again. */
             key: string;
         };
+        BoundRequest: {
+            /** @description a time, e.g. '2020-01-01 10:00:00' */
+            bound: unknown;
+            /**
+             * @description true: no later row will have this time either
+             * @default false
+             */
+            strict: boolean;
+        };
         Catalog: {
             relations: components["schemas"]["Relation"][];
             pumps?: components["schemas"]["Pump"][];
@@ -386,12 +495,53 @@ export interface components {
             /** @description the compiler inferred a waterline */
             waterline: boolean;
         };
+        Connector: {
+            view: string;
+            type: components["schemas"]["TypeEnum"];
+            /** @description file: an absolute directory */
+            path?: string;
+            format?: components["schemas"]["FormatEnum"];
+            /** @description postgres: postgresql://... */
+            url?: string;
+            table?: string;
+            /**
+             * @description postgres: keep the view's content, or append every change
+             *
+             *     * `content` - content
+             *     * `changes` - changes
+             */
+            mode?: components["schemas"]["ModeEnum"];
+        };
+        ConnectorRequest: {
+            view: string;
+            type: components["schemas"]["TypeEnum"];
+            /** @description file: an absolute directory */
+            path?: string;
+            format?: components["schemas"]["FormatEnum"];
+            /** @description postgres: postgresql://... */
+            url?: string;
+            table?: string;
+            /**
+             * @description postgres: keep the view's content, or append every change
+             *
+             *     * `content` - content
+             *     * `changes` - changes
+             */
+            mode?: components["schemas"]["ModeEnum"];
+        };
         Delta: {
             step: number;
             view: string;
             changes: {
                 [key: string]: unknown;
             }[];
+        };
+        DeployRequest: {
+            /**
+             * @description start over (clear steps, deltas and state; process every input again) even when the new plan keeps the state right
+             * @default false
+             */
+            reset_state: boolean;
         };
         /** @description 1-based lines and columns, end exclusive (as Monaco counts them). */
         Diagnostic: {
@@ -430,6 +580,12 @@ export interface components {
             code: string;
             details: unknown;
         };
+        /**
+         * @description * `jsonl` - jsonl
+         *     * `csv` - csv
+         * @enum {string}
+         */
+        FormatEnum: "jsonl" | "csv";
         Health: {
             status: string;
         };
@@ -454,6 +610,32 @@ export interface components {
             username: string;
             password: string;
         };
+        MetricSample: {
+            /** Format: date-time */
+            time: string;
+            step: number;
+            input_rows: number;
+            /** Format: double */
+            input_rows_per_second: number;
+            /** Format: double */
+            processed_rows_per_second: number;
+            /** Format: double */
+            step_duration_ms: number;
+            state_rows: number;
+            late_rows: number;
+            lag_rows: number;
+            /** Format: double */
+            lag_ms: number;
+            waterlines: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * @description * `content` - content
+         *     * `changes` - changes
+         * @enum {string}
+         */
+        ModeEnum: "content" | "changes";
         /** @enum {unknown} */
         NullEnum: null;
         /**
@@ -468,21 +650,53 @@ export interface components {
          * @enum {string}
          */
         OutputModeEnum: "append" | "update";
+        PatchedPipelineConfigRequest: {
+            /** @description local[N], spark://host:port, ... */
+            spark_master?: string;
+            cores?: number;
+            /** @description the driver's and executors' heap, e.g. 1g */
+            memory?: string;
+            /** @description 0: a step starts as soon as input waits */
+            trigger_interval_ms?: number;
+            /** @description where the checkpoint and state live (null: the default) */
+            storage_dir?: string | null;
+            connectors?: components["schemas"]["ConnectorRequest"][];
+        };
+        PatchedPipelinePatchRequest: {
+            /** @description only the keys to change */
+            config?: components["schemas"]["PatchedPipelineConfigRequest"];
+            on_runner_failure?: components["schemas"]["OnRunnerFailureEnum"];
+        };
+        /** @description A pipeline; list it with context {"summaries": stats.pipeline_summaries(...)}. */
         Pipeline: {
             name: string;
             program: string;
             program_version: number;
-            desired_state: components["schemas"]["PumpStateEnum"];
+            desired_state: components["schemas"]["RunStateEnum"];
             state: components["schemas"]["PipelineStateEnum"];
             error: string;
             last_step: number;
             on_runner_failure: components["schemas"]["OnRunnerFailureEnum"];
             /** @description The Spark runner's process id, while one runs. */
             runner_pid: number | null;
+            readonly config: components["schemas"]["PipelineConfig"];
+            readonly summary: components["schemas"]["PipelineSummary"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        PipelineConfig: {
+            /** @description local[N], spark://host:port, ... */
+            spark_master: string;
+            cores: number;
+            /** @description the driver's and executors' heap, e.g. 1g */
+            memory: string;
+            /** @description 0: a step starts as soon as input waits */
+            trigger_interval_ms: number;
+            /** @description where the checkpoint and state live (null: the default) */
+            storage_dir: string | null;
+            connectors: components["schemas"]["Connector"][];
         };
         PipelineCreateRequest: {
             name: string;
@@ -503,7 +717,7 @@ export interface components {
             /** @description the stream or table it inserts into */
             target: string;
             sources: string[];
-            state: components["schemas"]["PumpStateEnum"];
+            state: components["schemas"]["RunStateEnum"];
             /** @description rows it inserted so far */
             processed_rows: number;
         };
@@ -519,6 +733,44 @@ export interface components {
          * @enum {string}
          */
         PipelineStateEnum: "stopped" | "starting" | "running" | "pausing" | "paused" | "resuming" | "stopping" | "failed";
+        PipelineStats: {
+            pipeline: string;
+            state: components["schemas"]["PipelineStateEnum"];
+            last_step: number;
+            input_rows_total: number;
+            ingested_seq: number;
+            processed_seq: number;
+            lag_rows: number;
+            /** Format: double */
+            lag_ms: number;
+            /** Format: double */
+            input_rows_per_second: number;
+            /** Format: double */
+            processed_rows_per_second: number;
+            step_duration_ms: components["schemas"]["StepDuration"];
+            state_rows: number;
+            late_rows: {
+                [key: string]: number;
+            };
+            late_rows_total: number;
+            waterlines: {
+                [key: string]: string;
+            };
+            views: components["schemas"]["ViewStats"][];
+            errors: number;
+        };
+        PipelineSummary: {
+            /** Format: double */
+            input_rows_per_second: number;
+            /** Format: double */
+            processed_rows_per_second: number;
+            lag_rows: number;
+            late_rows: number;
+            /** @description how many times the pipeline failed */
+            errors: number;
+            /** Format: double */
+            last_step_duration_ms: number | null;
+        };
         Program: {
             name: string;
             team: string;
@@ -555,13 +807,24 @@ export interface components {
             started: boolean;
             sources: string[];
         };
-        /**
-         * @description * `stopped` - Stopped
-         *     * `running` - Running
-         *     * `paused` - Paused
-         * @enum {string}
-         */
-        PumpStateEnum: "stopped" | "running" | "paused";
+        QueryColumn: {
+            name: string;
+            type: string;
+        };
+        QueryRequestRequest: {
+            /** @description SELECT ... or SELECT STREAM ... */
+            sql: string;
+        };
+        QueryResult: {
+            /** @description the rows are the content after this step */
+            step: number;
+            columns: components["schemas"]["QueryColumn"][];
+            rows: {
+                [key: string]: unknown;
+            }[];
+            /** @description more rows than WEIR_QUERY_MAX_ROWS */
+            truncated: boolean;
+        };
         /**
          * @description * `late` - late
          *     * `out_of_order` - out_of_order
@@ -587,6 +850,13 @@ export interface components {
             output_mode: (components["schemas"]["OutputModeEnum"] | components["schemas"]["NullEnum"]) | null;
         };
         /**
+         * @description * `stopped` - Stopped
+         *     * `running` - Running
+         *     * `paused` - Paused
+         * @enum {string}
+         */
+        RunStateEnum: "stopped" | "running" | "paused";
+        /**
          * @description * `read` - Read
          *     * `write` - Write
          * @enum {string}
@@ -610,9 +880,23 @@ export interface components {
          * @enum {string}
          */
         StatusEnum: "ok" | "error";
+        StepDuration: {
+            /** Format: double */
+            last: number | null;
+            /** Format: double */
+            p50: number | null;
+            /** Format: double */
+            p95: number | null;
+        };
         Team: {
             name: string;
         };
+        /**
+         * @description * `file` - file
+         *     * `postgres` - postgres
+         * @enum {string}
+         */
+        TypeEnum: "file" | "postgres";
         User: {
             username: string;
             teams: string[];
@@ -622,6 +906,12 @@ export interface components {
             catalog: components["schemas"]["Catalog"];
             /** @description the plan (docs/contracts.md); null when there are errors */
             plan: unknown;
+        };
+        ViewStats: {
+            name: string;
+            rows: number;
+            inserts_total: number;
+            deletes_total: number;
         };
     };
     responses: never;
@@ -803,6 +1093,25 @@ export interface operations {
             };
         };
     };
+    metrics_prometheus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
     pipelines_list: {
         parameters: {
             query?: never;
@@ -892,6 +1201,57 @@ export interface operations {
             };
         };
     };
+    pipelines_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedPipelinePatchRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedPipelinePatchRequest"];
+                "multipart/form-data": components["schemas"]["PatchedPipelinePatchRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     pipelines_action: {
         parameters: {
             query?: never;
@@ -962,7 +1322,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeployRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DeployRequest"];
+                "multipart/form-data": components["schemas"]["DeployRequest"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -970,6 +1336,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             404: {
@@ -986,6 +1360,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pipelines_egress: {
+        parameters: {
+            query?: {
+                /** @description now (default): changes after the last step; a step k: after k */
+                from?: string;
+                /** @description first send the view's rows after the starting step */
+                snapshot?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                view: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
         };
@@ -1064,6 +1483,58 @@ export interface operations {
             };
         };
     };
+    pipelines_ingress_bound: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                relation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoundRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["BoundRequest"];
+                "multipart/form-data": components["schemas"]["BoundRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngressResult"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     pipelines_late_rows: {
         parameters: {
             query?: never;
@@ -1081,6 +1552,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LateRows"];
+                };
+            };
+        };
+    };
+    pipelines_metrics: {
+        parameters: {
+            query?: {
+                /** @description default 300, at most 10000 */
+                limit?: number;
+                since?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricSample"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1136,6 +1648,99 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pipelines_query: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueryRequestRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["QueryRequestRequest"];
+                "multipart/form-data": components["schemas"]["QueryRequestRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryResult"];
+                    "application/x-ndjson": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pipelines_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineStats"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

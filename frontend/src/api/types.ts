@@ -36,6 +36,20 @@ export type ApiKey = Schemas['ApiKey'];
 export type ApiKeyCreated = Schemas['ApiKeyCreated'];
 export type ApiKeyScope = Schemas['ScopeEnum'];
 export type PipelineState = Schemas['PipelineStateEnum'];
+export type OutputConnector = Schemas['Connector'];
+export type PipelineConfig = Schemas['PipelineConfig'];
+/** Cheap figures for a dashboard row, from the latest metrics sample. */
+export type PipelineSummary = Schemas['PipelineSummary'];
+export type PipelineStats = Schemas['PipelineStats'];
+export type ViewStats = Schemas['ViewStats'];
+/** One metrics sample; GET /metrics answers them oldest first. */
+export type MetricsSample = Schemas['MetricSample'];
+export type QueryColumn = Schemas['QueryColumn'];
+/** A plain SELECT: the snapshot after `step` (rows typed here, as OpenAPI does not). */
+export type QuerySnapshot = Omit<Schemas['QueryResult'], 'rows'> & { rows: Row[] };
+export type PumpStatus = Schemas['PipelinePump'];
+export type PumpState = Schemas['RunStateEnum'];
+export type PumpAction = 'start' | 'pause' | 'resume' | 'stop';
 export type IngressResponse = Schemas['IngressResult'];
 export type Session = Schemas['Session'];
 export type User = NonNullable<Session['user']>;
@@ -80,3 +94,9 @@ export interface StateMessage {
 }
 
 export type ServerMessage = DeltaMessage | StateMessage;
+
+/** The lines of a streamed answer (SELECT STREAM, egress): NDJSON, not in OpenAPI. */
+export type StreamLine =
+  | { columns: QueryColumn[] }
+  | { snapshot: true; step: number; rows: Row[] }
+  | { step: number; changes: Change[] };

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { loadOptional, type Optional } from '../api/pending';
+import { loadOptional, type Optional } from '../api/optional';
 
 export type Polled<T> = { status: 'loading' } | Optional<T>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricsSample } from '../api/pending';
+import type { MetricsSample } from '../api/types';
 import { pumpActions, toSeries, waterlineValue } from './metricsSeries';
 
 const sample = (time: string, over: Partial<MetricsSample> = {}): MetricsSample => ({
@@ -31,7 +31,7 @@ describe('toSeries', () => {
   it('aligns every measure on the sample times and keeps gaps as null', () => {
     const s = toSeries([
       sample('2026-11-23T10:00:00Z', { waterlines: { 'orders.placed_at': '2026-01-01 10:00:00' } }),
-      sample('2026-11-23T10:00:02Z', { input_rows_per_second: 7, waterlines: { 'orders.placed_at': null, 'c.n': 3 } }),
+      sample('2026-11-23T10:00:02Z', { input_rows_per_second: 7, waterlines: { 'c.n': '3' } }),
       sample('not a time'),
     ]);
     expect(s.xs).toEqual([Date.UTC(2026, 10, 23, 10), Date.UTC(2026, 10, 23, 10, 0, 2)]);

@@ -1,5 +1,5 @@
 /** Metrics samples (oldest first) as chart series: one array per measure, aligned on time. */
-import type { MetricsSample, PumpAction, PumpState } from '../api/pending';
+import type { MetricsSample, PumpAction, PumpState } from '../api/types';
 
 export interface MetricsSeries {
   /** Sample times, ms since the epoch. */
@@ -22,6 +22,8 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 export function waterlineValue(v: unknown): { value: number | null; isTime: boolean } {
   if (typeof v === 'number') return { value: Number.isFinite(v) ? v : null, isTime: false };
   if (typeof v !== 'string') return { value: null, isTime: false };
+  // The API gives every waterline as text: a number column's is a number's text.
+  if (/^-?\d+(\.\d+)?$/.test(v.trim())) return { value: Number(v), isTime: false };
   const t = Date.parse(`${v.trim().replace(' ', 'T')}${/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? '' : 'Z'}`);
   return { value: Number.isNaN(t) ? null : t, isTime: true };
 }

@@ -3,7 +3,7 @@
  * the columns, an optional snapshot, then each step's changes, the newest
  * `capacity` changes held in a ring so a long tail stays small.
  */
-import type { QueryColumn } from '../api/pending';
+import type { QueryColumn } from '../api/types';
 import type { Row } from '../api/types';
 import { normaliseChange, type ChangeKind } from './changes';
 import { DeltaBuffer } from './deltaBuffer';

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/endpoints';
 import { errorMessage } from '../../api/client';
-import type { PipelineWithExtras } from '../../api/pending';
 import type { PipelineAction } from '../../api/types';
 import { PolledStatus } from '../../components/NotAvailable';
 import { Sparkline } from '../../components/Sparkline';
@@ -15,7 +14,7 @@ import { bulkPlan, bulkSummary, headerCheck, pruned, toggled, toggledAll } from 
 import { Link } from '../shell/router';
 import { NewPipelineForm } from './NewPipelineForm';
 import { rowFigures, sortForDashboard } from './rows';
-import { useRowSources } from './useRowSources';
+import { useRowSamples } from './useRowSamples';
 
 const LABEL: Record<PipelineAction, string> = { start: 'Start', pause: 'Pause', resume: 'Resume', stop: 'Stop' };
 
@@ -25,9 +24,9 @@ export function DashboardPage() {
   const loadPrograms = useCallback(() => api.listPrograms(), []);
   const pipelinesPoll = usePolled('pipelines', loadPipelines, 2_000);
   const programsPoll = usePolled('programs', loadPrograms, 10_000);
-  const list = pipelinesPoll.state.status === 'ok' ? sortForDashboard(pipelinesPoll.state.value as PipelineWithExtras[]) : [];
+  const list = pipelinesPoll.state.status === 'ok' ? sortForDashboard(pipelinesPoll.state.value) : [];
   const names = list.map((p) => p.name);
-  const { sources, metricsAvailable } = useRowSources(names);
+  const samples = useRowSamples(names);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState<Set<string>>(new Set());
   const [outcome, setOutcome] = useState<string | null>(null);
@@ -130,7 +129,7 @@ export function DashboardPage() {
               </thead>
               <tbody>
                 {list.map((p) => {
-                  const f = rowFigures(p, sources.get(p.name) ?? { samples: null, lateCounts: null });
+                  const f = rowFigures(p, samples.get(p.name) ?? null);
                   const enabled = enabledActions(p.state);
                   const rowBusy = busy.has(p.name);
                   return (
@@ -170,8 +169,8 @@ export function DashboardPage() {
                             <span className="mono small">{formatRate(f.throughput)}</span>
                           </>
                         ) : (
-                          <span className="muted small" title={metricsAvailable ? 'loading' : 'The server has no metrics endpoint'}>
-                            {metricsAvailable ? '…' : 'not available'}
+                          <span className="muted small" title="loading">
+                            …
                           </span>
                         )}
                       </td>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricsSample, PipelineWithExtras } from '../../api/pending';
+import type { MetricsSample, Pipeline } from '../../api/types';
 import { isValidName, rowFigures, sortForDashboard } from './rows';
 
-const pipeline = (over: Partial<PipelineWithExtras> = {}): PipelineWithExtras => ({
+const pipeline = (over: Partial<Pipeline> = {}): Pipeline => ({
   name: 'p',
   program: 'p',
   program_version: 1,
@@ -12,6 +12,8 @@ const pipeline = (over: Partial<PipelineWithExtras> = {}): PipelineWithExtras =>
   last_step: 3,
   on_runner_failure: 'fail',
   runner_pid: null,
+  config: { spark_master: 'local[2]', cores: 2, memory: '1g', trigger_interval_ms: 0, storage_dir: null, connectors: [] },
+  summary: { input_rows_per_second: 0, processed_rows_per_second: 0, lag_rows: 0, late_rows: 0, errors: 0, last_step_duration_ms: null },
   created_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',
   ...over,
@@ -32,37 +34,21 @@ const sample = (input: number, processed: number, lag: number): MetricsSample =>
 });
 
 describe('rowFigures', () => {
-  it('prefers the summary', () => {
+  it('takes the figures from the summary and the sparkline from the samples', () => {
     const p = pipeline({
       summary: { input_rows_per_second: 9, processed_rows_per_second: 8, lag_rows: 7, late_rows: 6, errors: 5, last_step_duration_ms: 4 },
     });
-    expect(rowFigures(p, { samples: [sample(1, 2, 3)], lateCounts: { t: 100 } })).toEqual({
+    expect(rowFigures(p, [sample(1, 2, 3), sample(4, 5, 6)])).toEqual({
       throughput: 8,
-      sparkline: [1],
+      sparkline: [1, 4],
       lagRows: 7,
       lateRows: 6,
       errors: 5,
     });
   });
 
-  it('falls back to the latest sample and the late row counts', () => {
-    expect(rowFigures(pipeline(), { samples: [sample(1, 2, 3), sample(4, 5, 6)], lateCounts: { a: 2, b: 3 } })).toEqual({
-      throughput: 5,
-      sparkline: [1, 4],
-      lagRows: 6,
-      lateRows: 5,
-      errors: null,
-    });
-  });
-
-  it('knows nothing on a server without the extended API beyond late rows', () => {
-    expect(rowFigures(pipeline(), { samples: null, lateCounts: {} })).toEqual({
-      throughput: null,
-      sparkline: null,
-      lagRows: null,
-      lateRows: 0,
-      errors: null,
-    });
+  it('has no sparkline before the samples are fetched', () => {
+    expect(rowFigures(pipeline(), null).sparkline).toBeNull();
   });
 });
 

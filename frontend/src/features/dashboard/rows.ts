@@ -1,39 +1,28 @@
 /**
- * A dashboard row's figures from what the server offers: the pipeline's
- * `summary` (the extended API) when present; otherwise what the existing
- * endpoints give (late row counts), and "not available" for the rest.
+ * A dashboard row's figures: the pipeline's `summary` (from its latest metrics
+ * sample) and a sparkline of its recent input rates.
  */
-import type { MetricsSample, PipelineWithExtras } from '../../api/pending';
+import type { MetricsSample, Pipeline } from '../../api/types';
 
 export interface RowFigures {
-  /** Processed rows per second now, or null when not known. */
-  throughput: number | null;
-  /** Recent input rows per second, oldest first (null: no metrics on this server). */
+  /** Processed rows per second now. */
+  throughput: number;
+  /** Recent input rows per second, oldest first (null: not fetched yet). */
   sparkline: number[] | null;
-  lagRows: number | null;
-  lateRows: number | null;
-  errors: number | null;
+  lagRows: number;
+  lateRows: number;
+  errors: number;
 }
 
-export interface RowSources {
-  /** The recent metrics samples; null when the server has no metrics endpoint. */
-  samples: readonly MetricsSample[] | null;
-  /** GET late_rows counts per relation, when fetched. */
-  lateCounts: Record<string, number> | null;
-}
-
-export function rowFigures(pipeline: PipelineWithExtras, sources: RowSources): RowFigures {
-  const summary = pipeline.summary;
-  const samples = sources.samples;
-  const last = samples && samples.length > 0 ? samples[samples.length - 1] : undefined;
-  const lateFromCounts =
-    sources.lateCounts === null ? null : Object.values(sources.lateCounts).reduce((a, b) => a + b, 0);
+/** `samples`: the pipeline's recent metrics samples, when fetched. */
+export function rowFigures(pipeline: Pipeline, samples: readonly MetricsSample[] | null): RowFigures {
+  const { summary } = pipeline;
   return {
-    throughput: summary?.processed_rows_per_second ?? last?.processed_rows_per_second ?? null,
+    throughput: summary.processed_rows_per_second,
     sparkline: samples === null ? null : samples.map((s) => s.input_rows_per_second),
-    lagRows: summary?.lag_rows ?? last?.lag_rows ?? null,
-    lateRows: summary?.late_rows ?? lateFromCounts,
-    errors: summary?.errors ?? null,
+    lagRows: summary.lag_rows,
+    lateRows: summary.late_rows,
+    errors: summary.errors,
   };
 }
 

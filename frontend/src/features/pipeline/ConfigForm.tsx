@@ -1,6 +1,7 @@
 import { useState, type SyntheticEvent } from 'react';
 import { errorMessage } from '../../api/client';
-import { pendingApi, type PipelineConfig, type PipelineWithExtras } from '../../api/pending';
+import { api } from '../../api/endpoints';
+import type { Pipeline, PipelineConfig } from '../../api/types';
 import { configFields, configPatch } from './config';
 
 interface Props {
@@ -8,7 +9,7 @@ interface Props {
   config: PipelineConfig;
   /** Settings change only while the pipeline is stopped (or failed). */
   editable: boolean;
-  onSaved: (pipeline: PipelineWithExtras) => void;
+  onSaved: (pipeline: Pipeline) => void;
 }
 
 /** Where and how the pipeline runs: Spark master, cores, memory, trigger interval; output connectors listed. */
@@ -36,7 +37,7 @@ export function ConfigForm({ pipeline, config, editable, onSaved }: Props) {
       return;
     }
     setStatus({ kind: 'saving' });
-    pendingApi.patchConfig(pipeline, patch.patch).then(
+    api.patchConfig(pipeline, patch.patch).then(
       (saved) => {
         setStatus({ kind: 'saved' });
         onSaved(saved);

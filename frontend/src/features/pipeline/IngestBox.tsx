@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { api } from '../../api/endpoints';
 import { errorMessage, isNotFound } from '../../api/client';
-import { pendingApi } from '../../api/pending';
+import { api } from '../../api/endpoints';
 import type { Catalog } from '../../api/types';
 import { detectFormat, type IngestFormat } from '../../lib/csv';
 import { isModEnter } from '../../lib/keys';
@@ -72,7 +71,7 @@ export function IngestBox({ pipeline, catalog }: Props) {
       return;
     }
     setBoundResult({ kind: 'sending' });
-    pendingApi.bound(pipeline, table, bound.trim(), strict).then(
+    api.bound(pipeline, table, bound.trim(), strict).then(
       (answer) => setBoundResult({ kind: 'ok', text: `bound accepted · seq ${answer.seq}` }),
       (err: unknown) =>
         setBoundResult(

@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
-import { pendingApi, type PipelineStats } from '../../api/pending';
+import { api } from '../../api/endpoints';
+import type { PipelineStats } from '../../api/types';
 import { LineChart } from '../../components/LineChart';
 import { PolledStatus } from '../../components/NotAvailable';
 import { usePolled } from '../../hooks/usePolled';
@@ -45,8 +46,8 @@ function StatsFigures({ stats }: { stats: PipelineStats }) {
 
 /** The pipeline's figures now (GET stats) and over time (GET metrics), as small SVG charts. */
 export function MetricsPanel({ pipeline, active }: Props) {
-  const loadStats = useCallback((signal: AbortSignal) => pendingApi.stats(pipeline, signal), [pipeline]);
-  const loadMetrics = useCallback((signal: AbortSignal) => pendingApi.metrics(pipeline, SAMPLES, signal), [pipeline]);
+  const loadStats = useCallback((signal: AbortSignal) => api.stats(pipeline, signal), [pipeline]);
+  const loadMetrics = useCallback((signal: AbortSignal) => api.metrics(pipeline, SAMPLES, signal), [pipeline]);
   const stats = usePolled(`stats:${pipeline}`, loadStats, 2_000, active).state;
   const metrics = usePolled(`metrics:${pipeline}`, loadMetrics, 2_000, active).state;
   const series = useMemo(() => (metrics.status === 'ok' ? toSeries(metrics.value) : null), [metrics]);

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { PipelineState } from '../../api/types';
-import type { PipelineWithExtras } from '../../api/pending';
+import type { Pipeline } from '../../api/types';
 import { LoadStatus } from '../../components/LoadStatus';
 import { pipelinePath, type PipelineTab } from '../../lib/routes';
 import type { ParsedDelta, ParsedState } from '../../lib/wsMessages';
@@ -39,7 +39,7 @@ interface Props {
 export function PipelinePage({ name, tab }: Props) {
   const control = usePipeline(name);
   const { applyState, noteStep } = control;
-  const pipeline: PipelineWithExtras | null = control.pipeline;
+  const pipeline: Pipeline | null = control.pipeline;
   const { program, error: programError, setProgram } = useProgram(pipeline?.program ?? null);
   const [store] = useState(() => new ChangeStore(CHANGES_PER_VIEW));
 

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { pendingApi, type PumpAction } from '../../api/pending';
+import { api } from '../../api/endpoints';
+import type { PumpAction } from '../../api/types';
 import type { CatalogPump } from '../../api/types';
 import { NotAvailable } from '../../components/NotAvailable';
 import { usePolled } from '../../hooks/usePolled';
@@ -19,7 +20,7 @@ const LABEL: Record<PumpAction, string> = { start: 'Start', pause: 'Pause', resu
 
 /** The pipeline's pumps (INSERT INTO stream SELECT ...), each with its own start, pause, resume and stop. */
 export function PumpsPanel({ pipeline, declared, active }: Props) {
-  const load = useCallback((signal: AbortSignal) => pendingApi.pumps(pipeline, signal), [pipeline]);
+  const load = useCallback((signal: AbortSignal) => api.pumps(pipeline, signal), [pipeline]);
   const { state, refresh } = usePolled(`pumps:${pipeline}`, load, 2_000, active);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -27,7 +28,7 @@ export function PumpsPanel({ pipeline, declared, active }: Props) {
   const act = (pump: string, action: PumpAction) => {
     setBusy(pump);
     setError(null);
-    pendingApi.pumpAction(pipeline, pump, action).then(
+    api.pumpAction(pipeline, pump, action).then(
       () => {
         setBusy(null);
         refresh();

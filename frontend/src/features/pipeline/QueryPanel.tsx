@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage, isAbortError } from '../../api/client';
-import { pendingApi, type QueryColumn, type QuerySnapshot } from '../../api/pending';
+import { api } from '../../api/endpoints';
+import type { QueryColumn, QuerySnapshot } from '../../api/types';
 import type { Diagnostic, Row } from '../../api/types';
 import { NotAvailable } from '../../components/NotAvailable';
 import { formatValue } from '../../lib/formatRow';
@@ -96,7 +97,7 @@ export function QueryPanel({ pipeline, exampleView }: Props) {
     setOutcome({ kind: 'running' });
     void (async () => {
       try {
-        const response = await pendingApi.query(pipeline, text, controller.signal);
+        const response = await api.query(pipeline, text, controller.signal);
         if (!isStreamed(response.headers.get('Content-Type'))) {
           const result = (await response.json()) as QuerySnapshot;
           setOutcome({ kind: 'snapshot', result });

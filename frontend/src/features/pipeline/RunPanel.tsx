@@ -1,5 +1,4 @@
 import type { Pipeline, PipelineAction } from '../../api/types';
-import type { PipelineWithExtras } from '../../api/pending';
 import { StateBadge } from '../../components/StateBadge';
 import { ConfigForm } from './ConfigForm';
 import { Link } from '../shell/router';
@@ -14,13 +13,13 @@ const LABELS: Record<PipelineAction, string> = {
 };
 
 interface Props {
-  pipeline: PipelineWithExtras | null;
+  pipeline: Pipeline | null;
   programVersion: number | null;
   busy: PipelineAction | 'deploy' | null;
   actionError: string | null;
   onAction: (action: PipelineAction) => void;
   onDeploy: () => void;
-  onConfigSaved: (pipeline: PipelineWithExtras) => void;
+  onConfigSaved: (pipeline: Pipeline) => void;
 }
 
 function canDeploy(pipeline: Pipeline): boolean {

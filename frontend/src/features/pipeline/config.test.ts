@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PipelineConfig } from '../../api/pending';
+import type { PipelineConfig } from '../../api/types';
 import { configFields, configPatch } from './config';
 
 const current: PipelineConfig = {

@@ -1,5 +1,5 @@
 /** The runtime settings form: what was typed, checked, as the partial config PATCH takes. */
-import type { PipelineConfig } from '../../api/pending';
+import type { PipelineConfig } from '../../api/types';
 
 export interface ConfigFields {
   spark_master: string;

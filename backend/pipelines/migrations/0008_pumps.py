@@ -17,7 +17,7 @@ def pumps_of_existing_pipelines(apps, schema_editor):  # type: ignore[no-untyped
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('pipelines', '0004_dropped_rows'),
+        ('pipelines', '0007_backfill_views'),
     ]
 
     operations = [

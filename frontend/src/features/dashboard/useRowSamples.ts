@@ -1,0 +1,43 @@
+import { useEffect, useState } from 'react';
+import { api } from '../../api/endpoints';
+import type { MetricsSample } from '../../api/types';
+
+const INTERVAL_MS = 5_000;
+const SPARK_SAMPLES = 60;
+
+/** Per pipeline, its recent metrics samples (for the dashboard's sparklines), refreshed. */
+export function useRowSamples(names: readonly string[]): ReadonlyMap<string, readonly MetricsSample[]> {
+  const [samples, setSamples] = useState<ReadonlyMap<string, readonly MetricsSample[]>>(new Map());
+  const key = names.join('\u0000');
+
+  useEffect(() => {
+    const list = key === '' ? [] : key.split('\u0000');
+    if (list.length === 0) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const one = async (name: string): Promise<[string, MetricsSample[]] | null> => {
+      try {
+        return [name, await api.metrics(name, SPARK_SAMPLES, controller.signal)];
+      } catch {
+        return null; // a pipeline deleted meanwhile, or a blip: no sparkline until the next round
+      }
+    };
+    const round = () => {
+      Promise.all(list.map(one)).then(
+        (entries) => {
+          if (controller.signal.aborted) return;
+          setSamples(new Map(entries.filter((e) => e !== null)));
+          timer = setTimeout(round, INTERVAL_MS);
+        },
+        () => undefined,
+      );
+    };
+    round();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [key]);
+
+  return samples;
+}
