@@ -101,7 +101,8 @@ def _connector(index: int, item: Any, views: set[str]) -> dict[str, Any]:
     try:
         validate_connector(item, views)
     except ConnectorError as err:
-        raise _bad(f"connectors[{index}]", str(err)) from err
+        key = f"connectors[{index}]" + (f".{err.key}" if err.key else "")
+        raise _bad(key, str(err)) from err
     return dict(item)
 
 

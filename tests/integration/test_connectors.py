@@ -13,8 +13,9 @@ from django.conf import settings
 from backend.accounts.services import user_ensure
 from backend.devstack import _ensure_database
 from backend.pipelines.connectors import Connectors
+from backend.pipelines.metrics import StepFigures
 from backend.pipelines.models import Pipeline, PipelineEvent
-from backend.pipelines.services import pipeline_create, pipeline_record_step
+from backend.pipelines.services import pipeline_create, pipeline_deploy, pipeline_record_step
 from backend.programs.services import program_create
 from worker.runner.connectors import ConnectorError, validate_connector
 
@@ -31,16 +32,16 @@ def row(i: int, name: str = "x") -> dict[str, Any]:
 
 class Steps:
     def __init__(self) -> None:
-        user = user_ensure(username="ops", password=None, team="ops")
+        self.user = user_ensure(username="ops", password=None, team="ops")
         name = f"p-{uuid.uuid4().hex[:6]}"
-        program_create(user=user, name=name, sql=PROGRAM)
-        self.pipeline = pipeline_create(user=user, name=name, program=name)
+        program_create(user=self.user, name=name, sql=PROGRAM)
+        self.pipeline = pipeline_create(user=self.user, name=name, program=name)
         self.batch = 0
 
     def record(self, **deltas: list[dict[str, Any]]) -> None:
         pipeline_record_step(
-            pipeline_id=self.pipeline.pk, batch_id=self.batch, input_rows=1, duration_ms=1.0,
-            deltas=deltas,
+            pipeline_id=self.pipeline.pk, batch_id=self.batch,
+            figures=StepFigures(1, 1.0, self.batch + 1), deltas=deltas,
         )  # fmt: skip
         self.batch += 1
 
@@ -105,10 +106,8 @@ def test_a_connector_ahead_of_its_pipeline_starts_over(steps: Steps, tmp_path: P
     steps.record(v=[{"insert": row(1)}])
     steps.record(v=[{"insert": row(2)}])
     steps.connectors(spec).deliver()
-    # A deploy reset the pipeline's run: its steps count from 1 again.
-    Pipeline.objects.filter(pk=steps.pipeline.pk).update(last_step=0)
-    steps.pipeline.steps.all().delete()
-    steps.pipeline.deltas.all().delete()
+    # A deploy resets the pipeline's run: its steps count from 1 again.
+    pipeline_deploy(user=steps.user, name=steps.pipeline.name, actor="ops", reset_state=True)
     steps.record(v=[{"insert": row(3)}])
     steps.connectors(spec).deliver()
     assert sorted(p.name for p in tmp_path.glob("step-*")) == ["step-000000000001.jsonl"]

@@ -60,7 +60,11 @@ PG_TYPES = {
 
 
 class ConnectorError(ValueError):
-    """A connector's configuration is not usable; the message says why."""
+    """A connector's configuration is not usable; the message says why, `key` where."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 class Sink(Protocol):
@@ -87,28 +91,30 @@ def validate_connector(spec: Any, views: Collection[str]) -> None:
     allowed = {"file": {"view", "type", "path", "format"},
                "postgres": {"view", "type", "url", "table", "mode"}}  # fmt: skip
     if kind not in allowed:
-        raise ConnectorError("a connector's type is 'file' or 'postgres'")
+        raise ConnectorError("a connector's type is 'file' or 'postgres'", "type")
     unknown = set(spec) - allowed[kind]
     if unknown:
-        raise ConnectorError(f"unknown {kind} connector keys: {', '.join(sorted(unknown))}")
+        raise ConnectorError(
+            f"unknown {kind} connector keys: {', '.join(sorted(unknown))}", sorted(unknown)[0]
+        )
     if spec.get("view") not in views:
-        raise ConnectorError(f"no output view {spec.get('view')!r}")
+        raise ConnectorError(f"no output view {spec.get('view')!r}", "view")
     if kind == "file":
         path = spec.get("path")
         if not isinstance(path, str) or not os.path.isabs(path):
-            raise ConnectorError("a file connector's path is an absolute directory")
+            raise ConnectorError("a file connector's path is an absolute directory", "path")
         if spec.get("format", "jsonl") not in FORMATS:
-            raise ConnectorError("a file connector's format is 'jsonl' or 'csv'")
+            raise ConnectorError("a file connector's format is 'jsonl' or 'csv'", "format")
     else:
         for key in ("url", "table"):
             if not isinstance(spec.get(key), str) or not spec[key]:
-                raise ConnectorError(f"a postgres connector needs '{key}'")
+                raise ConnectorError(f"a postgres connector needs '{key}'", key)
         if not spec["url"].startswith(("postgresql://", "postgres://")):
-            raise ConnectorError("a postgres connector's url is postgresql://...")
+            raise ConnectorError("a postgres connector's url is postgresql://...", "url")
         if not TABLE_NAME.fullmatch(spec["table"]):
-            raise ConnectorError("a postgres connector's table is a name or schema.name")
+            raise ConnectorError("a postgres connector's table is a name or schema.name", "table")
         if spec.get("mode", "content") not in MODES:
-            raise ConnectorError("a postgres connector's mode is 'content' or 'changes'")
+            raise ConnectorError("a postgres connector's mode is 'content' or 'changes'", "mode")
 
 
 def sink_for(pipeline: str, spec: Mapping[str, Any], columns: Sequence[Mapping[str, Any]]) -> Sink:
