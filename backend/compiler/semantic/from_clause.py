@@ -174,7 +174,7 @@ def _bind_join(
     right = _bind_item(join.right, env, bound, bind_query)
     kind = "inner" if join.kind == "cross" else join.kind
     _make_nullable(bound, first_entry, right_start, kind)
-    scope = Scope(tuple(bound.entries[first_entry:]))
+    scope = local_scope(bound, first_entry, len(bound.entries))
     condition: plan.Expr | None = None
     failed = False
     if join.natural:
@@ -200,6 +200,17 @@ def _bind_join(
         return None
     columns = scope.columns
     return plan.Join(kind, left, right, condition, columns, join.span)
+
+
+def local_scope(bound: From, start: int, end: int, base: int | None = None) -> Scope:
+    """The entries start..end as a scope whose column indexes count from the entry at
+    `base` (default: `start`): a join's condition refers to its own inputs' columns,
+    not to those of the FROM items before it (`FROM a, b JOIN c ON ...`)."""
+    entries = bound.entries[start:end]
+    if not entries:
+        return Scope()
+    origin = bound.entries[start if base is None else base].offset
+    return Scope(tuple(replace(e, offset=e.offset - origin, index=e.index) for e in entries))
 
 
 def _common_columns(
@@ -232,8 +243,8 @@ def _using_condition(
     join: ast.Join, bound: From, first: int, right_start: int, env: Environment
 ) -> plan.Expr | None:
     """`USING (a, b)`: `left.a = right.a AND ...`; the right's columns are hidden."""
-    left = Scope(tuple(bound.entries[first:right_start]))
-    right = Scope(tuple(bound.entries[right_start:]))
+    left = local_scope(bound, first, right_start)
+    right = local_scope(bound, right_start, len(bound.entries), base=first)
     equalities: list[plan.Expr] = []
     failed = False
     for name in join.using:
