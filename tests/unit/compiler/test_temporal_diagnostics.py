@@ -16,7 +16,7 @@ P = (
     "    ts TIMESTAMP LATENESS INTERVAL '1' HOUR);\n"
     "CREATE TABLE customers (name VARCHAR, tier INT);\n"
 )
-O = P + "CREATE VIEW w AS SELECT o.name FROM orders o, "
+BY_ORDERS = P + "CREATE VIEW w AS SELECT o.name FROM orders o, "
 
 CASES = [
     # SQL320: the other side of a lookup join must be insert-only.
@@ -59,7 +59,7 @@ CASES = [
     ),
     (
         "temporal_join_without_a_time_column",
-        O + "LATERAL «SNAPSHOT(customers, o.rowtime)» c",
+        BY_ORDERS + "LATERAL «SNAPSHOT(customers, o.rowtime)» c",
         ["SQL321"],
     ),
     (
@@ -82,7 +82,7 @@ CASES = [
         ["SQL322"],
     ),
     # A correlated time needs LATERAL (or something to the left to correlate with).
-    ("correlated_without_lateral", O + "SNAPSHOT(rates, «o.rowtime») r", ["SQL211"]),
+    ("correlated_without_lateral", BY_ORDERS + "SNAPSHOT(rates, «o.rowtime») r", ["SQL211"]),
     (
         "as_of_a_column_first_in_from",
         P + "CREATE VIEW w AS SELECT * FROM rates FOR SYSTEM_TIME AS OF «o.rowtime»",
@@ -90,7 +90,7 @@ CASES = [
     ),
     (
         "search_key_without_lateral",
-        O + "SEARCH_KEY(customers, DESCRIPTOR(name), «o.name») c",
+        BY_ORDERS + "SEARCH_KEY(customers, DESCRIPTOR(name), «o.name») c",
         ["SQL211"],
     ),
     # Types of the time and of the lookup values.
@@ -102,54 +102,54 @@ CASES = [
     ("time_null", P + "CREATE VIEW w AS SELECT * FROM SNAPSHOT(rates, «NULL»)", ["SQL206"]),
     (
         "temporal_join_on_a_string",
-        O + "LATERAL SNAPSHOT(rates, «o.name») r",
+        BY_ORDERS + "LATERAL SNAPSHOT(rates, «o.name») r",
         ["SQL206"],
     ),
     (
         "not_a_descriptor",
-        O + "LATERAL SEARCH_KEY(customers, «name», o.name) c",
+        BY_ORDERS + "LATERAL SEARCH_KEY(customers, «name», o.name) c",
         ["SQL206"],
     ),
     (
         "unknown_key_column",
-        O + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(«nam»), o.name) c",
+        BY_ORDERS + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(«nam»), o.name) c",
         ["SQL202"],
     ),
     (
         "too_few_lookup_values",
-        O + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name, tier), «o.name») c",
+        BY_ORDERS + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name, tier), «o.name») c",
         ["SQL207"],
     ),
     (
         "too_many_lookup_values",
-        O + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name), «(o.name, o.currency)») c",
+        BY_ORDERS + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name), «(o.name, o.currency)») c",
         ["SQL207"],
     ),
     (
         "lookup_value_type",
-        O + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(tier), «o.name») c",
+        BY_ORDERS + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(tier), «o.name») c",
         ["SQL206"],
     ),
     # SEARCH_KEY's options: string pairs in a MAP, accepted with a warning.
     (
         "options_not_a_map",
-        O + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name), o.name, «'async'») c",
+        BY_ORDERS + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name), o.name, «'async'») c",
         ["SQL206"],
     ),
     (
         "options_odd",
-        O + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name), o.name, «MAP['async']») c",
+        BY_ORDERS + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name), o.name, «MAP['async']») c",
         ["SQL206"],
     ),
     (
         "options_not_strings",
-        O + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name), o.name, "
+        BY_ORDERS + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name), o.name, "
         "options => MAP['async', 'true', «'fixed-delay'='10s'»]) c",
         ["SQL206"],
     ),
     (
         "options_have_no_effect",
-        O + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name), o.name, "
+        BY_ORDERS + "LATERAL SEARCH_KEY(customers, DESCRIPTOR(name), o.name, "
         "options => «MAP['async', 'true']») c",
         ["SQL212"],
     ),
@@ -219,7 +219,7 @@ CASES = [
     ),
     (
         "lateral_on_the_left_of_a_join",
-        O + "LATERAL «SNAPSHOT(rates, o.rowtime)» r JOIN customers c ON TRUE",
+        BY_ORDERS + "LATERAL «SNAPSHOT(rates, o.rowtime)» r JOIN customers c ON TRUE",
         ["SQL401"],
     ),
     # Row values and maps only where SEARCH_KEY takes them.
@@ -231,7 +231,7 @@ CASES = [
     # The FLIP's own example joins with a comma and ON: standard SQL wants JOIN ... ON.
     (
         "comma_join_with_on",
-        O + "rates FOR SYSTEM_TIME AS OF o.rowtime r «on» o.currency = r.currency",
+        BY_ORDERS + "rates FOR SYSTEM_TIME AS OF o.rowtime r «on» o.currency = r.currency",
         ["SQL101"],
     ),
 ]
@@ -249,7 +249,7 @@ def test_temporal_diagnostic_code_and_exact_span(sql: str, codes: list[str]) -> 
 
 def test_search_key_options_are_a_warning_naming_the_keys_and_the_plan_is_built() -> None:
     result = compile_program(
-        O + "LATERAL SEARCH_KEY(input => customers, on_key => DESCRIPTOR(name), "
+        BY_ORDERS + "LATERAL SEARCH_KEY(input => customers, on_key => DESCRIPTOR(name), "
         "lookup => o.name, options => MAP['async', 'true', 'retry-strategy', 'fixed_delay']) c"
     )
     (diagnostic,) = result.diagnostics
