@@ -34,6 +34,7 @@ from worker.runner.lower import WEIGHT
 from worker.runner.source import SCHEMA
 from worker.runner.state import MemoryStateStore, Multiset, Snapshot, StateStore
 from worker.runner.step import AS_STRING, Change, _as_json, _consolidated, in_view_order
+from worker.runner.temporal import History
 from worker.runner.waterline import input_waterline, rel_waterline
 
 log = logging.getLogger("weir.runner")
@@ -87,6 +88,7 @@ class StepEngine:
                 held.where(F.col("relation") == name),
                 maxima,
             )
+            ctx.history[name] = History(relation, tables.changes, maxima)
             if has_upserts(relation):
                 ctx.changes[name] = upserted(ctx, relation, tables.changes)
             else:
