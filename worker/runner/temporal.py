@@ -63,7 +63,7 @@ def versions(ctx: Lowering, relation: str, time: int, key: list[int]) -> DataFra
     columns = history.relation["columns"]
     width = len(columns)
     stamp = F.col(positional(time))
-    earlier = Window.orderBy("seq").rowsBetween(Window.unboundedPreceding, -1)
+    earlier = Window.partitionBy(F.lit(1)).orderBy("seq").rowsBetween(Window.unboundedPreceding, -1)
     clock = F.greatest(previous(history.maxima, history.relation, time), F.max(stamp).over(earlier))
     deleted = F.col(WEIGHT) < 0
     values = []
