@@ -14,18 +14,18 @@ from backend.compiler.diagnostics import Code, Note, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 from backend.compiler.semantic.catalog import Relation
+from backend.compiler.semantic.correlation import Pending
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.scope import Scope, ScopeEntry, resolve_column
 from backend.compiler.semantic.table_functions import BindQuery, bind_table_function
 from backend.compiler.semantic.temporal import (
     TEMPORAL_FUNCTIONS,
-    Pending,
-    bind_system_time,
     bind_temporal_function,
     default_alias,
     join_items,
 )
+from backend.compiler.semantic.time_travel import bind_system_time
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 

@@ -58,6 +58,20 @@ CREATE VIEW customer_changes AS SELECT * FROM TO_CHANGELOG(customers);
 CREATE VIEW converted_changes AS SELECT * FROM TO_CHANGELOG(converted);
 CREATE VIEW rates_back AS SELECT * FROM FROM_CHANGELOG(rate_changes);
 CREATE VIEW rate_inserts AS SELECT payload.* FROM TO_CHANGELOG(rates) WHERE op = 0;
+CREATE VIEW now_rates AS SELECT * FROM SNAPSHOT(rates);
+CREATE VIEW order_changes AS SELECT STREAM * FROM TO_CHANGELOG(orders);
+-- Removes of rows never added (twice for tiers from 3 on) and an op FROM_CHANGELOG ignores.
+CREATE LOCAL VIEW customer_log AS
+    SELECT op, payload FROM TO_CHANGELOG(customers)
+    UNION ALL SELECT CAST(3 AS TINYINT), payload FROM TO_CHANGELOG(customers) c
+        WHERE op = 0 AND c.payload.tier >= 3
+    UNION ALL SELECT CAST(3 AS TINYINT), payload FROM TO_CHANGELOG(customers) c
+        WHERE op = 0 AND c.payload.tier >= 3
+    UNION ALL SELECT CAST(5 AS TINYINT), payload FROM TO_CHANGELOG(customers);
+CREATE VIEW customers_counted AS SELECT * FROM FROM_CHANGELOG(customer_log);
+CREATE VIEW converted_final WITH ('emit_final' = 'rowtime') AS
+    SELECT o.rowtime, o.order_id, r.rate
+    FROM orders o JOIN rates FOR SYSTEM_TIME AS OF o.rowtime AS r ON o.currency = r.currency;
 """
 
 
@@ -241,9 +255,42 @@ class Oracle:
             "customer_changes": self._changelog(step, self.customers, None),
             "converted_changes": self._changelog(step, self._converted, None),
             "rates_back": self.rates(step),
+            "now_rates": self.rates(step),
+            "order_changes": f"SELECT 0, rowtime, order_id, currency, amount, name FROM {orders}",
+            "customers_counted": self._counted(step),
+            "converted_final": self._final(step),
             "rate_inserts": "SELECT * EXCLUDE (op) FROM ("
             f"{self._changelog(step, self.rates, 'currency')}) WHERE op = 0",
         }
+
+    def _counted(self, step: int) -> str:
+        """FROM_CHANGELOG: each row max(0, adds - removes) times; op 5 counts for nothing."""
+        log = f"({self._changelog(step, self.customers, None)})"
+        extra = f"SELECT 3, name, tier FROM {log} l WHERE op = 0 AND tier >= 3"
+        changes = (
+            f"SELECT op, name, tier FROM {log} l UNION ALL {extra} UNION ALL {extra} "
+            f"UNION ALL SELECT 5, name, tier FROM {log} l"
+        )
+        net = "SUM(CASE WHEN op IN (0, 2) THEN 1 WHEN op IN (1, 3) THEN -1 ELSE 0 END)"
+        return (
+            f"SELECT name, tier FROM (SELECT name, tier, {net}::BIGINT AS n FROM ({changes}) c "
+            "GROUP BY ALL) g, generate_series(1, g.n)"
+        )
+
+    def _final(self, step: int) -> str:
+        """emit_final on rowtime: the rows below the view's waterline, the least of the
+        orders' clock and the rates' waterline (their latest time - 1 hour)."""
+        line = (
+            f"(SELECT LEAST(MAX(rowtime), TIMESTAMP '{self.rates_clock}' - INTERVAL 1 HOUR) "
+            f"FROM orders WHERE step <= {step})"
+        )
+        orders = f"(SELECT * FROM orders WHERE step <= {step})"
+        return (
+            f"SELECT o.rowtime, o.order_id, v.rate FROM {orders} o "
+            f"ASOF JOIN ({self.versions(step)}) v "
+            f"ON o.currency = v.currency AND o.rowtime >= v.vts "
+            f"WHERE NOT v.deleted AND o.rowtime < {line}"
+        )
 
     def _converted(self, step: int) -> str:
         orders = f"(SELECT * FROM orders WHERE step <= {step})"
@@ -382,7 +429,7 @@ CREATE TABLE orders (order_id VARCHAR, order_time TIMESTAMP, amount DECIMAL(10, 
 CREATE TABLE versioned_rates (currency VARCHAR NOT NULL PRIMARY KEY, rate DECIMAL(10, 4),
     update_time TIMESTAMP LATENESS INTERVAL '2' HOUR);
 CREATE TABLE t (k VARCHAR NOT NULL PRIMARY KEY, v INT);
-CREATE STREAM t_other (name VARCHAR);
+CREATE TABLE t_other (name VARCHAR) WITH ('append_only' = 'true');
 
 -- FLIP-132's event-time temporal table join (with JOIN ... ON for the FLIP's comma).
 CREATE VIEW converted AS
@@ -440,46 +487,60 @@ def test_the_flips_examples_row_for_row(spark: SparkSession) -> None:
     for step, changes in enumerate(FLIP_STEPS, 1):
         rows = step_rows(plan, json.dumps(changes), step, seq)
         seq += len(rows)
-        out[step] = engine.step(step, spark.createDataFrame(rows, SCHEMA)).deltas
-    assert out[1] == {
-        "inserted": [{"insert": {"k": "a", "v": 1}}, {"insert": {"k": "b", "v": 2}}],
-        "changelog": [
-            {"insert": {"op": 0, "payload": {"k": "a", "v": 1}}},
-            {"insert": {"op": 0, "payload": {"k": "b", "v": 2}}},
-        ],
-        "t_again": [{"insert": {"k": "a", "v": 1}}, {"insert": {"k": "b", "v": 2}}],
-        "searched": [{"insert": {"name": "a", "k": "a", "v": 1}}],
-    }
-    assert out[2] == {
-        "converted": [
-            {"insert": converted("o1", "10:15", "2.280000", "Euro")},
-            {"insert": converted("o2", "10:30", "1.000000", "USD")},
-            {"insert": converted("o3", "10:32", "0.490000", "Yen")},
-        ],
-        "changelog": [
-            {"insert": {"op": 1, "payload": {"k": "a", "v": 1}}},
-            {"insert": {"op": 2, "payload": {"k": "a", "v": 10}}},
-            {"insert": {"op": 3, "payload": {"k": "b", "v": 2}}},
-        ],
-        "t_again": [
-            {"delete": {"k": "a", "v": 1}},
-            {"delete": {"k": "b", "v": 2}},
-            {"insert": {"k": "a", "v": 10}},
-        ],
-        # 'b' was deleted in this very step: the lookup sees the table after the step.
-        "searched": [{"insert": {"name": "a", "k": "a", "v": 10}}],
-    }
-    assert out[3] == {
-        # Euro's 10:00 version arrives after o1 (10:15) was converted at 09:00's rate.
-        "converted": [
-            {"delete": converted("o1", "10:15", "2.280000", "Euro")},
-            {"insert": converted("o1", "10:15", "2.320000", "Euro")},
-            {"insert": converted("o4", "11:20", "3.570000", "Euro")},
-        ],
-        "inserted": [{"insert": {"k": "c", "v": 4}}],
-        "changelog": [
-            {"insert": {"op": 0, "payload": {"k": "c", "v": 4}}},
-            {"insert": {"op": 3, "payload": {"k": "a", "v": 10}}},
-        ],
-        "t_again": [{"delete": {"k": "a", "v": 10}}, {"insert": {"k": "c", "v": 4}}],
+        out[step] = _unordered(engine.step(step, spark.createDataFrame(rows, SCHEMA)).deltas)
+    assert out[1] == _unordered(
+        {
+            "inserted": [{"insert": {"k": "a", "v": 1}}, {"insert": {"k": "b", "v": 2}}],
+            "changelog": [
+                {"insert": {"op": 0, "payload": {"k": "a", "v": 1}}},
+                {"insert": {"op": 0, "payload": {"k": "b", "v": 2}}},
+            ],
+            "t_again": [{"insert": {"k": "a", "v": 1}}, {"insert": {"k": "b", "v": 2}}],
+            "searched": [{"insert": {"name": "a", "k": "a", "v": 1}}],
+        }
+    )
+    assert out[2] == _unordered(
+        {
+            "converted": [
+                {"insert": converted("o1", "10:15", "2.280000", "Euro")},
+                {"insert": converted("o2", "10:30", "1.000000", "USD")},
+                {"insert": converted("o3", "10:32", "0.490000", "Yen")},
+            ],
+            "changelog": [
+                {"insert": {"op": 1, "payload": {"k": "a", "v": 1}}},
+                {"insert": {"op": 2, "payload": {"k": "a", "v": 10}}},
+                {"insert": {"op": 3, "payload": {"k": "b", "v": 2}}},
+            ],
+            "t_again": [
+                {"delete": {"k": "a", "v": 1}},
+                {"delete": {"k": "b", "v": 2}},
+                {"insert": {"k": "a", "v": 10}},
+            ],
+            # 'b' was deleted in this very step: the lookup sees the table after the step.
+            "searched": [{"insert": {"name": "a", "k": "a", "v": 10}}],
+        }
+    )
+    assert out[3] == _unordered(
+        {
+            # Euro's 10:00 version arrives after o1 (10:15) was converted at 09:00's rate.
+            "converted": [
+                {"delete": converted("o1", "10:15", "2.280000", "Euro")},
+                {"insert": converted("o1", "10:15", "2.320000", "Euro")},
+                {"insert": converted("o4", "11:20", "3.570000", "Euro")},
+            ],
+            "inserted": [{"insert": {"k": "c", "v": 4}}],
+            "changelog": [
+                {"insert": {"op": 0, "payload": {"k": "c", "v": 4}}},
+                {"insert": {"op": 3, "payload": {"k": "a", "v": 10}}},
+            ],
+            "t_again": [{"delete": {"k": "a", "v": 10}}, {"insert": {"k": "c", "v": 4}}],
+        }
+    )
+
+
+def _unordered(deltas: dict[str, list[dict[str, Any]]]) -> dict[str, list[str]]:
+    """Each view's changes of a step, in one order (the engine orders them by their JSON)."""
+    return {
+        view: sorted(json.dumps(c, sort_keys=True) for c in changes)
+        for view, changes in deltas.items()
     }

@@ -29,6 +29,10 @@ CREATE VIEW enriched_now2 AS
 CREATE VIEW enriched_ts AS
     SELECT o.order_id, c.tier FROM orders o, customers FOR SYSTEM_TIME AS OF CURRENT_TIMESTAMP c
     WHERE o.name = c.name;
+CREATE VIEW hourly_tiers AS
+    SELECT STREAM FLOOR(o.rowtime TO HOUR) AS h, c.tier, COUNT(*) AS n
+    FROM orders o JOIN SNAPSHOT(customers) c ON o.name = c.name
+    GROUP BY FLOOR(o.rowtime TO HOUR), c.tier;
 CREATE VIEW both_now AS
     SELECT a.name FROM SNAPSHOT(customers) AS a JOIN SNAPSHOT(customers) AS b ON a.name = b.name;
 -- Time travel: versioned tables (a primary key) and filters (without one).
@@ -50,6 +54,9 @@ CREATE VIEW converted_named AS
     SELECT o.order_id, r.rate FROM orders AS o
     LEFT JOIN LATERAL SNAPSHOT(input => rates, to_time => o.rowtime) AS r
     ON o.currency = r.currency;
+CREATE VIEW converted_final WITH ('emit_final' = 'rowtime') AS
+    SELECT o.rowtime, o.order_id, r.rate FROM orders o
+    JOIN rates FOR SYSTEM_TIME AS OF o.rowtime AS r ON o.currency = r.currency;
 CREATE VIEW clicks_before AS
     SELECT o.order_id, k.url FROM orders o, LATERAL SNAPSHOT(clicks, o.rowtime) k;
 -- SEARCH_KEY: lookups by key.
@@ -70,6 +77,7 @@ CREATE VIEW rate_inserts AS SELECT payload.* FROM TO_CHANGELOG(rates) WHERE op =
 CREATE VIEW rate_fields AS
     SELECT op, payload.currency, s.payload.rate AS r FROM TO_CHANGELOG(input => rates) AS s;
 CREATE VIEW order_changes AS SELECT STREAM op, payload FROM TO_CHANGELOG(orders);
+CREATE VIEW rate_stream AS SELECT STREAM * FROM TO_CHANGELOG(rates);
 CREATE VIEW view_changes AS SELECT * FROM TO_CHANGELOG(enriched);
 CREATE VIEW rates_again AS SELECT * FROM FROM_CHANGELOG(rate_changes);
 CREATE VIEW rates_inserted AS
