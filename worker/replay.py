@@ -41,11 +41,15 @@ def _normalize() -> Any:
 
     Its error type lives in backend.core.errors, which imports DRF, which reads
     Django settings at import time; replay needs no database, so empty settings do.
+    With DJANGO_SETTINGS_MODULE set (the test environment, the Docker image) those
+    settings name the API's authentication classes, whose models need the apps loaded.
     """
+    import django
     from django.conf import settings
 
     if not settings.configured and "DJANGO_SETTINGS_MODULE" not in os.environ:
         settings.configure()
+    django.setup()
     from backend.core.errors import ApplicationError
     from backend.pipelines.ingress import normalize_changes, relation_named
 

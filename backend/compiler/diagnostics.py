@@ -33,7 +33,7 @@ class Code(StrEnum):
     INVALID_LITERAL = "SQL209"  # e.g. TIMESTAMP '2020-13-01', a number out of range
     COLUMN_COUNT = "SQL210"  # a view's column list does not match its query
     INVALID_DEFINITION = "SQL211"  # bad property value, two primary keys, ...
-    UNKNOWN_PROPERTY = "SQL212"  # a WITH key the compiler does not know (warning)
+    UNKNOWN_PROPERTY = "SQL212"  # a WITH key (or an option) the compiler does not use (warning)
     AGGREGATE_MISUSE = "SQL213"  # an aggregate in WHERE, ON, GROUP BY, or inside another
     NOT_GROUPED = "SQL214"  # a column neither in GROUP BY nor inside an aggregate
     SET_OPERATION_SHAPE = "SQL215"  # UNION sides with different column counts or types
@@ -49,6 +49,10 @@ class Code(StrEnum):
     DUPLICATE_LATENESS = "SQL308"  # two LATENESS annotations for one column
     MULTIPLE_WATERMARKS = "SQL309"  # more than one WATERMARK column in a table
     NON_MONOTONIC_WINDOW = "SQL310"  # a window over a stream not ordered by a monotonic key
+    LOOKUP_NOT_INSERT_ONLY = "SQL320"  # a lookup join (SNAPSHOT(t), SEARCH_KEY) whose other
+    # side can delete
+    NO_VERSION_COLUMN = "SQL321"  # time travel over a relation without a time column
+    NONDETERMINISTIC_TIME = "SQL322"  # SNAPSHOT(t, NOW()): time travel to a moving time
     PUMP_CYCLE = "SQL330"  # a pump inserts into a relation its own query reads (through views)
     NOT_SUPPORTED = "SQL401"  # valid SQL that Weir does not compile yet
 

@@ -1,6 +1,8 @@
 """`weir replay`: the spec's LATENESS example, step by step and all in one step."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +107,57 @@ def test_a_select_without_from_is_one_constant_row(spark: SparkSession) -> None:
     assert not result.has_errors
     records = list(replay(spark, result.to_json()["plan"], ["{}", "{}"]))
     assert records == [{"step": 1, "view": "one", "changes": [{"insert": {"one": 1, "up": "A"}}]}]
+
+
+def test_weir_replay_answers_a_time_travel_query(tmp_path: Path) -> None:
+    """`weir replay --query` with SNAPSHOT(t, TIMESTAMP ...): the versioned table as it was
+    at 10:30, after a version older than the latest one arrived last."""
+    program = tmp_path / "rates.sql"
+    program.write_text(
+        "CREATE TABLE rates (currency VARCHAR NOT NULL PRIMARY KEY, rate DECIMAL(10, 4),\n"
+        "    ts TIMESTAMP LATENESS INTERVAL '2' HOUR);\n"
+    )
+    steps = tmp_path / "steps.jsonl"
+    versions = [
+        [("EUR", 1.10, "09:00"), ("USD", 1.00, "09:00")],
+        [("EUR", 1.20, "11:00"), ("USD", 1.01, "10:45")],
+        [("EUR", 1.15, "10:10")],  # older than 11:00, newer than 09:00: valid at 10:30
+    ]
+    steps.write_text(
+        "".join(
+            json.dumps(
+                {"rates": [{"currency": c, "rate": r, "ts": f"2024-01-01 {t}:00"} for c, r, t in s]}
+            )
+            + "\n"
+            for s in versions
+        )
+    )
+    query = "SELECT currency, rate FROM SNAPSHOT(rates, TIMESTAMP '2024-01-01 10:30:00')"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "backend.cli",
+            "replay",
+            str(program),
+            "--steps",
+            str(steps),
+            "--query",
+            query,
+            "--master",
+            "local[1]",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert records == [
+        {
+            "step": 3,
+            "view": "query_1",
+            "rows": [{"currency": "EUR", "rate": "1.1500"}, {"currency": "USD", "rate": "1.0000"}],
+        }
+    ]

@@ -1,8 +1,12 @@
 """The control plane refuses, in plain words, plans the Spark runner cannot run yet."""
 
+from pathlib import Path
+
 from backend.compiler import compile_program
 from backend.demo import DEMO_SQL
 from worker.runner.support import unsupported
+
+CASES = Path(__file__).parent / "compiler" / "cases"
 
 
 def _plan(query: dict, **extra: object) -> dict:
@@ -82,3 +86,20 @@ def test_a_compiled_program_with_a_foreign_stream_is_refused_in_plain_words() ->
     assert unsupported(result.spec or {}) == [
         "prices is a foreign stream, whose connector the runtime does not read yet",
     ]
+
+
+def test_time_travel_lookups_and_changelogs_are_runnable() -> None:
+    sql = (CASES / "47_time_travel_and_changelogs.sql").read_text()
+    result = compile_program(sql)
+    assert not result.has_errors
+    ops = {node["op"] for view in (result.spec or {})["views"] for node in _nodes(view["query"])}
+    assert {"lookup_join", "as_of", "temporal_join", "to_changelog", "from_changelog"} <= ops
+    assert unsupported(result.spec or {}) == []
+
+
+def _nodes(rel: dict) -> list[dict]:
+    found = [rel]
+    for key in ("input", "left", "right"):
+        if key in rel:
+            found.extend(_nodes(rel[key]))
+    return found

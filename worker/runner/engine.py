@@ -37,6 +37,7 @@ from worker.runner.pumps import as_input_log, declared_states, pump_order, pumpe
 from worker.runner.source import SCHEMA
 from worker.runner.state import MemoryStateStore, Multiset, Snapshot, StateStore
 from worker.runner.step import AS_STRING, Change, _as_json, _consolidated, in_view_order
+from worker.runner.temporal import History
 from worker.runner.waterline import input_waterline, rel_waterline
 
 log = logging.getLogger("weir.runner")
@@ -182,6 +183,7 @@ class StepEngine:
         held rows, new time maxima) to collect."""
         name = relation["name"]
         tables = table_input(relation, new, held.where(F.col("relation") == name), maxima)
+        ctx.history[name] = History(relation, tables.changes, maxima)
         if has_upserts(relation):
             ctx.changes[name] = upserted(ctx, relation, tables.changes)
         else:

@@ -14,7 +14,7 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
@@ -28,7 +28,11 @@ from worker.runner.lower import (
     positional,
     spark_type,
 )
+from worker.runner.rows import is_row, row_fields
 from worker.runner.state import Multiset
+
+if TYPE_CHECKING:
+    from worker.runner.temporal import History
 
 RIGHT_WEIGHT = "__weight_r"
 AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL")
@@ -41,13 +45,26 @@ def names(width: int, offset: int = 0) -> list[str]:
     return [positional(offset + i) for i in range(width)]
 
 
+def stored_type(sql_type: str) -> T.DataType:
+    """The type of a value in a stored row's JSON: text for decimals and times (exact),
+    ROW values field by field."""
+    if sql_type.startswith(PARSED_AS_STRING):
+        return T.StringType()
+    if is_row(sql_type):
+        fields = row_fields(sql_type)
+        return T.StructType(
+            [T.StructField(positional(i), stored_type(t)) for i, (_, t) in enumerate(fields)]
+        )
+    return spark_type(sql_type)
+
+
 def row_json(df: DataFrame, types: Sequence[str], offset: int = 0) -> Column:
     """The canonical JSON text of a row (the identity of a row in stored state)."""
     fields = []
     for i, sql_type in enumerate(types):
         value = F.col(positional(offset + i))
-        if sql_type.startswith(AS_STRING):
-            value = value.cast("string")
+        if sql_type.startswith(AS_STRING) or is_row(sql_type):
+            value = value.cast(stored_type(sql_type))
         fields.append(value.alias(positional(i)))
     if not fields:
         return F.lit("{}")
@@ -81,13 +98,7 @@ def typed_rows(spark: SparkSession, multiset: Multiset, types: Sequence[str]) ->
         spark, [{"row": r, "w": w} for r, w in multiset.items()], "row:string,w:bigint"
     )
     schema = T.StructType(
-        [
-            T.StructField(
-                positional(i),
-                T.StringType() if t.startswith(PARSED_AS_STRING) else spark_type(t),
-            )
-            for i, t in enumerate(types)
-        ]
+        [T.StructField(positional(i), stored_type(t)) for i, t in enumerate(types)]
     )
     parsed = raw.select(F.from_json("row", schema).alias("r"), F.col("w").alias(WEIGHT))
     return parsed.select(
@@ -155,6 +166,8 @@ class Lowering:
     stored_state: Mapping[str, Multiset]
     first_step: bool
     saves: list[StateDelta] = field(default_factory=list)
+    # Each input's accepted changes of the step before keys apply (temporal.py).
+    history: dict[str, History] = field(default_factory=dict)
 
     def stored(self, key: str, types: Sequence[str]) -> DataFrame:
         return typed_rows(self.spark, self.stored_state.get(key, {}), types)

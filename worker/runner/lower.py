@@ -15,6 +15,8 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from worker.runner.rows import is_row, row_fields
+
 WEIGHT = "__weight"
 DECIMAL_TYPE = re.compile(r"DECIMAL\((\d+),\s*(\d+)\)")
 SPARK_TYPES: dict[str, T.DataType] = {
@@ -42,6 +44,11 @@ class LoweringError(Exception):
 
 
 def spark_type(sql_type: str) -> T.DataType:
+    if is_row(sql_type):  # a struct of positional fields, like a relation's columns
+        fields = row_fields(sql_type)
+        return T.StructType(
+            [T.StructField(positional(i), spark_type(t)) for i, (_, t) in enumerate(fields)]
+        )
     match = DECIMAL_TYPE.fullmatch(sql_type)
     if match:
         return T.DecimalType(int(match.group(1)), int(match.group(2)))
@@ -179,6 +186,14 @@ def _substring(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     return args[0].substr(args[1].cast("int"), length.cast("int"))
 
 
+def _field(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """`field(row, i)`: the i-th field of a ROW value (payload.col)."""
+    index = raw[1].get("value")
+    if raw[1]["kind"] != "literal" or not isinstance(index, int):
+        raise LoweringError("a field's position must be an integer literal")
+    return args[0].getField(positional(index))
+
+
 def _round(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     if len(args) == 1:
         return F.round(args[0])
@@ -220,6 +235,7 @@ SCALAR: dict[str, Scalar] = {
     "sign": lambda a, r: F.signum(a[0]),
     "replace": lambda a, r: F.replace(a[0], a[1], a[2]),
     "position": lambda a, r: F.call_function("locate", a[0], a[1]),
+    "field": _field,
 }
 
 

@@ -21,6 +21,7 @@ one of three states, set by the operator between steps:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -99,7 +100,7 @@ def pumped(
             )
     if state != RUNNING:
         return None
-    own = Lowering(ctx.spark, delivered, ctx.stored_state, ctx.first_step, ctx.saves)
+    own = dataclasses.replace(ctx, changes=delivered)  # the same state, saves and history
     return own.rel(pump["query"], key)
 
 

@@ -13,6 +13,7 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from worker.runner.lower import WEIGHT, positional
+from worker.runner.rows import is_row, published
 
 Change = dict[str, dict[str, Any]]
 # Shown as strings so that no precision is lost on the way to JSON.
@@ -30,7 +31,9 @@ def _as_json(view: Mapping[str, Any], changes: DataFrame) -> DataFrame:
     fields = []
     for i, column in enumerate(view["columns"]):
         value = F.col(positional(i))
-        if column["type"].startswith(AS_STRING):
+        if is_row(column["type"]):
+            value = published(value, column["type"], AS_STRING)
+        elif column["type"].startswith(AS_STRING):
             value = value.cast("string")
         fields.append(value.alias(column["name"]))
     return changes.select(

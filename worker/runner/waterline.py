@@ -40,6 +40,24 @@ def input_waterline(
     return _row(spark, values)
 
 
+def _temporal_lines(rel: Mapping[str, Any], nulls: list[Any], nl: int) -> list[Any]:
+    """A lookup join's rows carry the input side's waterlines (the table side's values
+    are whatever it held); a temporal join keeps only the left's time column, below
+    both it and the table's version column (a late version retracts rows after it)."""
+    if rel["op"] == "lookup_join":
+        keep = range(nl) if rel["table"] == "right" else range(nl, len(nulls))
+        lines = [F.col(positional(i)) if i in keep else n for i, n in enumerate(nulls)]
+    else:
+        time = rel["time"]
+        lines = list(nulls)
+        if time["kind"] == "column":
+            index = int(time["index"])
+            version = F.col(positional(nl + int(rel["version"])))
+            left = F.col(positional(index))
+            lines[index] = F.when(left.isNotNull() & version.isNotNull(), F.least(left, version))
+    return [line.alias(positional(i)) for i, line in enumerate(lines)]
+
+
 def rel_waterline(
     spark: SparkSession, rel: Mapping[str, Any], relations: Mapping[str, DataFrame]
 ) -> DataFrame:
@@ -65,14 +83,17 @@ def rel_waterline(
                 unknown = unknown | part.isNull()
             values.append(F.when(~unknown, F.least(*parts)))
         return joined.select(*(v.alias(positional(i)) for i, v in enumerate(values)))
-    if op == "join":
+    if op in ("join", "lookup_join", "temporal_join"):
         left = rel_waterline(spark, rel["left"], relations)
         right = rel_waterline(spark, rel["right"], relations)
         nl = len(rel["left"]["columns"])
         right = right.select(
             *(F.col(positional(i)).alias(positional(nl + i)) for i in range(len(right.columns)))
         )
-        return left.crossJoin(right)
+        both = left.crossJoin(right)
+        if op == "join":
+            return both
+        return both.select(*_temporal_lines(rel, typed_nulls, nl))
     if op in ("intersect", "except", "semi"):
         left = rel_waterline(spark, rel["left"], relations)
         if op != "intersect":

@@ -59,6 +59,21 @@ def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
             inner = facts_of(rel.input, known)
             line = inner.waterlines[rel.time]
             return Facts(inner.stream, inner.insert_only, (*inner.waterlines, line, line))
+        case plan.Snapshot():
+            # A snapshot is a table. Time travel with a key replaces a key's version when
+            # an earlier one arrives late.
+            inner = facts_of(rel.input, known)
+            if rel.key:
+                return Facts(False, False, (False,) * len(rel.columns))
+            return Facts(False, inner.insert_only, inner.waterlines)
+        case plan.LookupJoin():
+            return _lookup_join(rel, facts_of(rel.left, known), facts_of(rel.right, known))
+        case plan.TemporalJoin():
+            return _temporal_join(rel, facts_of(rel.left, known), facts_of(rel.right, known))
+        case plan.ToChangelog():
+            return Facts(True, True, (False, False))
+        case plan.FromChangelog():
+            return Facts(False, False, (False,) * len(rel.columns))
 
 
 def _join(rel: plan.Join, left: Facts, right: Facts) -> Facts:
@@ -82,3 +97,22 @@ def _set_difference(rel: plan.SetDifference, left: Facts, right: Facts) -> Facts
     else:
         lines, insert_only = left.waterlines, False
     return Facts(left.stream or right.stream, insert_only, lines)
+
+
+def _lookup_join(rel: plan.LookupJoin, left: Facts, right: Facts) -> Facts:
+    """Each row of the input side, once, as it arrives: insert-only, a stream when that
+    side is one; the table side's values are whatever it held then (no waterlines)."""
+    if rel.table == "right":
+        return Facts(left.stream, True, left.waterlines + (False,) * len(right.waterlines))
+    return Facts(right.stream, True, (False,) * len(left.waterlines) + right.waterlines)
+
+
+def _temporal_join(rel: plan.TemporalJoin, left: Facts, right: Facts) -> Facts:
+    """A late version retracts the rows of the left rows at or after its time: only the
+    left's time column keeps a waterline, and only when the version column has one."""
+    time = rel.time.index if isinstance(rel.time, plan.ColumnRef) else None
+    version_line = right.waterlines[rel.version]
+    lines = tuple(
+        index == time and line and version_line for index, line in enumerate(left.waterlines)
+    )
+    return Facts(left.stream, False, lines + (False,) * len(right.waterlines))

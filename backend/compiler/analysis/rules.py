@@ -38,6 +38,11 @@ def check_stream(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
                 message = f"Cannot convert table '{node.relation}' to a stream"
                 hint = "read a stream, or drop STREAM to query the table"
                 return [error(Code.TABLE_TO_STREAM, message, node.span, hint=hint)]
+            if isinstance(node, plan.Snapshot | plan.FromChangelog):
+                function = "SNAPSHOT" if isinstance(node, plan.Snapshot) else "FROM_CHANGELOG"
+                message = f"Cannot convert {function}(...) to a stream: it is a table"
+                hint = "read the stream itself, or TO_CHANGELOG(...) for a table's changes"
+                return [error(Code.TABLE_TO_STREAM, message, node.span, hint=hint)]
         for node in walk(rel):
             if isinstance(node, plan.Values):
                 return [error(Code.STREAM_VALUES, "Cannot stream VALUES", node.span)]
@@ -73,8 +78,9 @@ def check_stream(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
 
 
 def check_relational(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
-    """A query without STREAM, where a table is required, must not read a stream."""
-    for node in walk(rel):
+    """A query without STREAM, where a table is required, must not read a stream
+    (except as a snapshot, which is a table)."""
+    for node in _walk_tables(rel):
         if isinstance(node, plan.Scan) and _reads_stream(node, known):
             message = f"Cannot convert stream '{node.relation}' to a table"
             hint = "use SELECT STREAM, or define a view over the stream"
@@ -121,6 +127,28 @@ def check_state(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
                     hint="apply it to inputs that also delete, such as one time window",
                 )
             )
+        if isinstance(node, plan.TemporalJoin):
+            found.append(
+                warning(
+                    Code.UNBOUNDED_STATE,
+                    "The state of this temporal join grows without bound: it keeps every "
+                    "row of its input and every version of the table",
+                    node.span,
+                    hint="join a view of the input that also deletes, such as one time window",
+                )
+            )
+        if isinstance(node, plan.LookupJoin):
+            table = node.right if node.table == "right" else node.left
+            if _unbounded(table, known):
+                found.append(
+                    warning(
+                        Code.UNBOUNDED_STATE,
+                        "The state of this lookup join grows without bound: it keeps every "
+                        "row of the snapshot, which only grows",
+                        node.span,
+                        hint="look up a table that also deletes or replaces rows",
+                    )
+                )
         if isinstance(node, plan.Join) and (
             _unbounded(node.left, known) or _unbounded(node.right, known)
         ):
@@ -136,6 +164,28 @@ def check_state(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
                         hint="join on time columns with LATENESS, or on a time bucket of them",
                     )
                 )
+    return found
+
+
+def check_lookups(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
+    """The other side of a lookup join must be insert-only: each of its rows is joined
+    once, as it arrives, so a later deletion of it could not be undone."""
+    found: list[Diagnostic] = []
+    for node in walk(rel):
+        if not isinstance(node, plan.LookupJoin):
+            continue
+        other = node.left if node.table == "right" else node.right
+        if not facts_of(other, known).insert_only:
+            found.append(
+                error(
+                    Code.LOOKUP_NOT_INSERT_ONLY,
+                    "A lookup join needs an insert-only input on the other side: "
+                    "a deletion could not be undone",
+                    node.span,
+                    hint="join a stream or an append-only table with SNAPSHOT(t), "
+                    "or join the two tables without SNAPSHOT",
+                )
+            )
     return found
 
 
@@ -155,6 +205,20 @@ def check_emit_final(
             "for it",
         )
     ]
+
+
+def _walk_tables(rel: plan.Rel) -> Iterator[plan.Rel]:
+    """`walk`, but not into what is read as a table: snapshots, a lookup's table side."""
+    stack = [rel]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, plan.Snapshot):
+            continue
+        children = plan.children(node)
+        if isinstance(node, plan.LookupJoin):
+            children = (node.right,) if node.table == "left" else (node.left,)
+        stack.extend(reversed(children))
 
 
 def _reads_stream(scan: plan.Scan, known: Mapping[str, Facts]) -> bool:

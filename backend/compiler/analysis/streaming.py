@@ -58,6 +58,7 @@ def analyse(
     for query in checked:
         check = rules.check_stream if query.stream else rules.check_relational
         found.extend(check(query.query, known))
+        found.extend(rules.check_lookups(query.query, known))
     new_catalog = Catalog(tuple(updated.get(r.name, r) for r in catalog.relations), catalog.pumps)
     inputs = tuple(updated.get(r.name, r) for r in logical.inputs)
     return new_catalog, replace(logical, inputs=inputs, views=tuple(views)), tuple(found)
@@ -76,6 +77,7 @@ def _check_view(view: plan.ViewPlan, facts: Facts, known: dict[str, Facts]) -> l
     found: list[Diagnostic] = []
     if view.stream:
         found.extend(rules.check_stream(view.query, known))
+    found.extend(rules.check_lookups(view.query, known))
     if not found:
         found.extend(rules.check_state(view.query, known))
     if view.emit_final is not None and view.emit_final_span is not None:

@@ -226,6 +226,52 @@ class HopJson(TypedDict):
     columns: list[ColumnJson]
 
 
+class LookupJoinJson(TypedDict):
+    op: Literal["lookup_join"]
+    kind: str
+    table: str
+    left: RelJson
+    right: RelJson
+    condition: ExprJson | None
+    columns: list[ColumnJson]
+
+
+class TemporalJoinJson(TypedDict):
+    op: Literal["temporal_join"]
+    kind: str
+    left: RelJson
+    right: RelJson
+    time: ExprJson
+    version: int
+    key: list[int]
+    condition: ExprJson | None
+    columns: list[ColumnJson]
+
+
+class AsOfJson(TypedDict):
+    op: Literal["as_of"]
+    input: RelJson
+    time: int
+    key: list[int]
+    at: ExprJson
+    columns: list[ColumnJson]
+
+
+class ToChangelogJson(TypedDict):
+    op: Literal["to_changelog"]
+    input: RelJson
+    key: list[int]
+    columns: list[ColumnJson]
+
+
+class FromChangelogJson(TypedDict):
+    op: Literal["from_changelog"]
+    input: RelJson
+    op_column: int
+    payload_column: int
+    columns: list[ColumnJson]
+
+
 RelJson = (
     ScanJson
     | FilterJson
@@ -240,6 +286,11 @@ RelJson = (
     | SortJson
     | WindowJson
     | SemiJoinJson
+    | LookupJoinJson
+    | TemporalJoinJson
+    | AsOfJson
+    | ToChangelogJson
+    | FromChangelogJson
 )
 
 
@@ -438,6 +489,77 @@ def rel_json(rel: plan.Rel) -> RelJson:
                 "time": rel.time,
                 "size": rel.size,
                 "slide": rel.slide,
+                "columns": columns,
+            }
+        case (
+            plan.Snapshot()
+            | plan.LookupJoin()
+            | plan.TemporalJoin()
+            | plan.ToChangelog()
+            | plan.FromChangelog()
+        ):
+            return _temporal_json(rel, columns)
+
+
+def _temporal_json(
+    rel: plan.Snapshot
+    | plan.LookupJoin
+    | plan.TemporalJoin
+    | plan.ToChangelog
+    | plan.FromChangelog,
+    columns: list[ColumnJson],
+) -> RelJson:
+    """The nodes of SNAPSHOT, SEARCH_KEY, TO_CHANGELOG and FROM_CHANGELOG. A snapshot as of
+    each step is its input (its changes are the input's), and time travel without a key
+    the filter the binder put under it: only versioned time travel is a node (as_of)."""
+    match rel:
+        case plan.Snapshot():
+            if rel.at is None or not rel.key:
+                return rel_json(rel.input)
+            assert rel.time is not None
+            return {
+                "op": "as_of",
+                "input": rel_json(rel.input),
+                "time": rel.time,
+                "key": list(rel.key),
+                "at": expr_json(rel.at),
+                "columns": columns,
+            }
+        case plan.LookupJoin():
+            return {
+                "op": "lookup_join",
+                "kind": rel.kind,
+                "table": rel.table,
+                "left": rel_json(rel.left),
+                "right": rel_json(rel.right),
+                "condition": None if rel.condition is None else expr_json(rel.condition),
+                "columns": columns,
+            }
+        case plan.TemporalJoin():
+            return {
+                "op": "temporal_join",
+                "kind": rel.kind,
+                "left": rel_json(rel.left),
+                "right": rel_json(rel.right),
+                "time": expr_json(rel.time),
+                "version": rel.version,
+                "key": list(rel.key),
+                "condition": None if rel.condition is None else expr_json(rel.condition),
+                "columns": columns,
+            }
+        case plan.ToChangelog():
+            return {
+                "op": "to_changelog",
+                "input": rel_json(rel.input),
+                "key": list(rel.key),
+                "columns": columns,
+            }
+        case plan.FromChangelog():
+            return {
+                "op": "from_changelog",
+                "input": rel_json(rel.input),
+                "op_column": rel.op,
+                "payload_column": rel.payload,
                 "columns": columns,
             }
 

@@ -263,6 +263,79 @@ class Hop:
     span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """SNAPSHOT(t) / t FOR SYSTEM_TIME AS OF ...: the input read as a table.
+
+    `at` None: the input as of each step (a point in time). Joined with a relation
+    that is not such a snapshot, it is a LookupJoin. With `at` (a constant), time
+    travel: `input` already keeps only the rows whose column `time` is <= at, or,
+    when `key` (a primary key) is given, `input` is the table and each key's latest
+    version by `time` that is <= at is kept (see LookupJoin, TemporalJoin)."""
+
+    input: Rel
+    at: Expr | None
+    time: int | None  # the time column that versions the table (time travel)
+    key: tuple[int, ...]  # its primary key columns; () for a table without one
+    columns: tuple[Field, ...]
+    span: Span  # the SNAPSHOT call (or the FOR SYSTEM_TIME AS OF reference)
+
+
+@dataclass(frozen=True, slots=True)
+class LookupJoin:
+    """A join with a point-in-time snapshot (`table` names that side): each row of
+    the other, insert-only side joins the table's contents after the step in which
+    the row arrives; later changes of the table alone change nothing."""
+
+    kind: str  # inner | left | right (the kept side is the other, insert-only side)
+    table: str  # "left" | "right"
+    left: Rel
+    right: Rel
+    condition: Expr | None
+    columns: tuple[Field, ...]
+    span: Span  # the SNAPSHOT or SEARCH_KEY call
+
+
+@dataclass(frozen=True, slots=True)
+class TemporalJoin:
+    """LATERAL SNAPSHOT(t, x.ts) for a table t with a primary key: each left row
+    joins, per key of t, the version valid at `time` (the latest version whose
+    column `version` is <= time; none if it is a delete)."""
+
+    kind: str  # inner | left
+    left: Rel
+    right: Rel  # a scan of t
+    time: Expr  # over the left's columns
+    version: int  # t's time column
+    key: tuple[int, ...]  # t's primary key columns
+    condition: Expr | None  # over the left's columns then the right's
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ToChangelog:
+    """TO_CHANGELOG(t): one row (op, payload) per change of the input, insert-only.
+    With `key` (the input table's primary key) a replaced row is op 1 then op 2."""
+
+    input: Rel
+    key: tuple[int, ...]
+    columns: tuple[Field, ...]  # op TINYINT, payload ROW(input's columns)
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FromChangelog:
+    """FROM_CHANGELOG(s): the table whose rows s's changes add (op 0, 2) and remove
+    (op 1, 3): each payload row is there max(0, adds - removes) times."""
+
+    input: Rel
+    op: int  # the input's op column
+    payload: int  # the input's payload column (a ROW)
+    columns: tuple[Field, ...]  # payload's fields
+    span: Span
+
+
 Rel = (
     Scan
     | Filter
@@ -277,6 +350,11 @@ Rel = (
     | Sort
     | Window
     | SemiJoin
+    | Snapshot
+    | LookupJoin
+    | TemporalJoin
+    | ToChangelog
+    | FromChangelog
 )
 
 
@@ -339,7 +417,7 @@ def children(rel: Rel) -> tuple[Rel, ...]:
     match rel:
         case Scan() | Values():
             return ()
-        case Join() | SetDifference() | SemiJoin():
+        case Join() | SetDifference() | SemiJoin() | LookupJoin() | TemporalJoin():
             return (rel.left, rel.right)
         case Union():
             return rel.inputs

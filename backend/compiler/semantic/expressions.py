@@ -141,6 +141,12 @@ def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> N
         case ast.NamedArgument():
             construct = "named arguments outside a table function"
             parts = (expr.value,)
+        case ast.RowConstructor():
+            construct = "row values (a, b, ...) outside SEARCH_KEY"
+            parts = expr.items
+        case ast.MapConstructor():
+            construct = "MAP values outside SEARCH_KEY options"
+            parts = expr.items
         case _:
             construct = "TABLE arguments outside a table function"
     ctx.not_supported(construct, expr.span)

@@ -7,22 +7,27 @@ are unknown (reported) leaves an opaque entry and no plan.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from backend.compiler.diagnostics import Code, Note, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 from backend.compiler.semantic.catalog import Relation
+from backend.compiler.semantic.correlation import Pending
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.scope import Scope, ScopeEntry, resolve_column
-from backend.compiler.semantic.table_functions import bind_table_function
+from backend.compiler.semantic.table_functions import BindQuery, bind_table_function
+from backend.compiler.semantic.temporal import (
+    TEMPORAL_FUNCTIONS,
+    bind_temporal_function,
+    default_alias,
+    join_items,
+)
+from backend.compiler.semantic.time_travel import bind_system_time
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
-
-# Binds a subquery: (rel, column spans) or None (reported).
-BindQuery = Callable[[ast.Query, Environment], "tuple[plan.Rel, tuple[Span, ...]] | None"]
 
 
 @dataclass
@@ -57,13 +62,16 @@ def bind_from(items: tuple[ast.FromItem, ...], env: Environment, bind_query: Bin
     rel: plan.Rel | None = None
     complete = True
     for position, item in enumerate(items):
-        item_rel = _bind_item(item, env, bound, bind_query)
+        # A LATERAL item sees the items before it: the relation `rel` joins them into.
+        left = bound.scope if position else None
+        item_rel = _bind_item(item, env, bound, bind_query, left)
         complete = complete and item_rel is not None
         if position == 0 or rel is None or item_rel is None:
-            rel = item_rel if position == 0 else None
+            rel = item_rel if position == 0 and not isinstance(item_rel, Pending) else None
             continue
         columns = rel.columns + item_rel.columns
-        rel = plan.Join("inner", rel, item_rel, None, columns, items[0].span.to(item.span))
+        span = items[0].span.to(item.span)
+        rel = join_items("inner", rel, item_rel, None, columns, span, env)
     bound.source = rel if complete and bound.scope.is_complete else None
     return bound
 
@@ -81,11 +89,15 @@ def count_joins(items: tuple[ast.FromItem, ...]) -> int:
 
 
 def _bind_item(
-    item: ast.FromItem, env: Environment, bound: From, bind_query: BindQuery
-) -> plan.Rel | None:
+    item: ast.FromItem,
+    env: Environment,
+    bound: From,
+    bind_query: BindQuery,
+    left: Scope | None = None,
+) -> plan.Rel | Pending | None:
     match item:
         case ast.TableRef():
-            return _bind_table_ref(item, env, bound)
+            return _bind_table_ref(item, env, bound, left)
         case ast.DerivedTable():
             if item.lateral:
                 env.not_supported("LATERAL subqueries in FROM", item.span)
@@ -96,9 +108,9 @@ def _bind_item(
             add_entry(env, bound, alias, f"subquery '{alias.value}'", columns)
             return None if item.lateral else rel
         case ast.TableFunction():
-            return _bind_function_item(item, env, bound)
+            return _bind_function_item(item, env, bound, bind_query, left)
         case ast.Join():
-            return _bind_join(item, env, bound, bind_query)
+            return _bind_join(item, env, bound, bind_query, left)
 
 
 def _renamed(
@@ -124,7 +136,9 @@ def _renamed(
     return plan.Project(rel, refs, fields, aliases[0].span.to(aliases[-1].span))
 
 
-def _bind_table_ref(item: ast.TableRef, env: Environment, bound: From) -> plan.Rel | None:
+def _bind_table_ref(
+    item: ast.TableRef, env: Environment, bound: From, left: Scope | None
+) -> plan.Rel | Pending | None:
     if item.column_aliases:
         env.not_supported(
             "column aliases in FROM",
@@ -132,13 +146,15 @@ def _bind_table_ref(item: ast.TableRef, env: Environment, bound: From) -> plan.R
         )
     if item.over is not None:
         env.not_supported("OVER on a FROM item (windowed joins)", item.over.span)
-    if item.as_of is not None:
-        env.not_supported("FOR SYSTEM_TIME AS OF", item.as_of.span)
     alias = item.alias or item.name
+    if item.as_of is not None and not item.column_aliases and item.over is None:
+        versioned = bind_system_time(item, env, left, resolve_relation)
+        add_entry(env, bound, alias, f"'{alias.value}'", versioned.columns if versioned else None)
+        return versioned
     rel, description, broken, index = resolve_relation(item.name, item.span, env)
     columns = rel.columns if rel is not None else None
     add_entry(env, bound, alias, description, columns, broken, index)
-    if item.column_aliases or item.over is not None or item.as_of is not None:
+    if item.column_aliases or item.over is not None:
         return None
     return rel if not broken else None
 
@@ -158,23 +174,38 @@ def resolve_relation(
     return plan.Scan(relation.name, columns, span), describe(relation), broken, index
 
 
-def _bind_function_item(item: ast.TableFunction, env: Environment, bound: From) -> plan.Rel | None:
-    alias = item.alias or item.call.name
-    rel = bind_table_function(item, env, resolve_relation)
+def _bind_function_item(
+    item: ast.TableFunction,
+    env: Environment,
+    bound: From,
+    bind_query: BindQuery,
+    left: Scope | None,
+) -> plan.Rel | Pending | None:
+    alias = item.alias or default_alias(item.call)
+    rel: plan.Rel | Pending | None
+    if item.call.name.value.lower() in TEMPORAL_FUNCTIONS and not item.call.name.quoted:
+        rel = bind_temporal_function(item, env, left, resolve_relation, bind_query)
+    else:
+        rel = bind_table_function(item, env, resolve_relation)
     add_entry(env, bound, alias, f"'{alias.value}'", rel.columns if rel else None)
     return rel
 
 
 def _bind_join(
-    join: ast.Join, env: Environment, bound: From, bind_query: BindQuery
+    join: ast.Join,
+    env: Environment,
+    bound: From,
+    bind_query: BindQuery,
+    outer: Scope | None,
 ) -> plan.Rel | None:
     first_entry = len(bound.entries)
-    left = _bind_item(join.left, env, bound, bind_query)
+    left = _bind_item(join.left, env, bound, bind_query, outer)
     right_start = len(bound.entries)
-    right = _bind_item(join.right, env, bound, bind_query)
+    lateral = local_scope(bound, first_entry, right_start)
+    right = _bind_item(join.right, env, bound, bind_query, lateral)
     kind = "inner" if join.kind == "cross" else join.kind
     _make_nullable(bound, first_entry, right_start, kind)
-    scope = Scope(tuple(bound.entries[first_entry:]))
+    scope = local_scope(bound, first_entry, len(bound.entries))
     condition: plan.Expr | None = None
     failed = False
     if join.natural:
@@ -196,10 +227,23 @@ def _bind_join(
                 )
             )
             failed = True
+    if isinstance(left, Pending):
+        env.not_supported("a LATERAL table function on the left of JOIN", left.span)
+        return None
     if left is None or right is None or failed:
         return None
-    columns = scope.columns
-    return plan.Join(kind, left, right, condition, columns, join.span)
+    return join_items(kind, left, right, condition, scope.columns, join.span, env)
+
+
+def local_scope(bound: From, start: int, end: int, base: int | None = None) -> Scope:
+    """The entries start..end as a scope whose column indexes count from the entry at
+    `base` (default: `start`): a join's condition refers to its own inputs' columns,
+    not to those of the FROM items before it (`FROM a, b JOIN c ON ...`)."""
+    entries = bound.entries[start:end]
+    if not entries:
+        return Scope()
+    origin = bound.entries[start if base is None else base].offset
+    return Scope(tuple(replace(e, offset=e.offset - origin, index=e.index) for e in entries))
 
 
 def _common_columns(
@@ -232,12 +276,12 @@ def _using_condition(
     join: ast.Join, bound: From, first: int, right_start: int, env: Environment
 ) -> plan.Expr | None:
     """`USING (a, b)`: `left.a = right.a AND ...`; the right's columns are hidden."""
-    left = Scope(tuple(bound.entries[first:right_start]))
-    right = Scope(tuple(bound.entries[right_start:]))
+    left = local_scope(bound, first, right_start)
+    right = local_scope(bound, right_start, len(bound.entries), base=first)
     equalities: list[plan.Expr] = []
     failed = False
     for name in join.using:
-        refs: list[plan.ColumnRef | None] = []
+        refs: list[plan.Expr | None] = []
         for side in (left, right):
             column = ast.ColumnRef((name,), name.span)
             # One message for a name missing on both sides.

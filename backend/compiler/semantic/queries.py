@@ -17,7 +17,13 @@ from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.from_clause import bind_from
 from backend.compiler.semantic.grouping import Grouping
-from backend.compiler.semantic.scope import Scope, ScopeEntry, report_unknown_qualifier
+from backend.compiler.semantic.rows import row_fields
+from backend.compiler.semantic.scope import (
+    Scope,
+    ScopeEntry,
+    report_unknown_qualifier,
+    row_column,
+)
 from backend.compiler.semantic.set_operations import bind_set_operation, bind_values
 from backend.compiler.semantic.sorting import bind_sort
 from backend.compiler.semantic.subqueries import (
@@ -294,13 +300,13 @@ def _bind_items(
     complete = True
     for item in items:
         if isinstance(item, ast.StarItem):
-            refs = _expand_star(item, ctx.scope, env)
-            if refs is None:
+            expanded = _expand_star(item, ctx.scope, env)
+            if expanded is None:
                 complete = False
                 continue
-            exprs.extend(refs)
-            names.extend(ref.name for ref in refs)
-            spans.extend(item.span for _ in refs)
+            exprs.extend(expr for expr, _ in expanded)
+            names.extend(name for _, name in expanded)
+            spans.extend(item.span for _ in expanded)
             continue
         expr = bind_expr(item.expr, ctx)
         if expr is None:
@@ -318,20 +324,31 @@ def _bind_items(
     return (exprs, names, spans) if complete else None
 
 
-def _expand_star(item: ast.StarItem, scope: Scope, env: Environment) -> list[plan.ColumnRef] | None:
-    """The columns `*` or `t.*` stands for; None if they are not all known."""
+def _expand_star(
+    item: ast.StarItem, scope: Scope, env: Environment
+) -> list[tuple[plan.Expr, str]] | None:
+    """The columns `*` or `t.*` stands for, or the fields of a ROW column for
+    `payload.*`, with their names; None if they are not all known."""
     if item.qualifier is None:
         entries = scope.entries
     else:
         entry = scope.entry(item.qualifier.value)
         if entry is None:
+            column = row_column(scope, item.qualifier)
+            if column is not None:
+                return row_fields(column, item.span)
             report_unknown_qualifier(scope, item.qualifier, env.diagnostics, env.suggestions)
             return None
         entries = (entry,)
     if not Scope(entries).is_complete:
         return None
     return [
-        plan.ColumnRef(entry.offset + index, column.name, column.type, column.nullable, item.span)
+        (
+            plan.ColumnRef(
+                entry.offset + index, column.name, column.type, column.nullable, item.span
+            ),
+            column.name,
+        )
         for entry in entries
         for index, column in enumerate(entry.columns or ())
         if item.qualifier is not None or column.name not in entry.hidden

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from backend.compiler.diagnostics import Code, Diagnostic, Note, error
 from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+from backend.compiler.semantic.rows import field_access
 from backend.compiler.source import Span
 from backend.compiler.suggest import Budget, did_you_mean
 from backend.compiler.syntax import ast
@@ -86,22 +88,33 @@ class Scope:
 
 def resolve_column(
     scope: Scope, ref: ast.ColumnRef, diagnostics: list[Diagnostic], suggestions: Budget
-) -> plan.ColumnRef | None:
-    """The column `ref` names, or None (after a diagnostic, unless the scope is opaque)."""
-    if len(ref.parts) == 1:
-        return _resolve_unqualified(scope, ref.parts[0], ref.span, diagnostics, suggestions)
-    if len(ref.parts) == 2:
-        qualifier, name = ref.parts
-        entry = scope.entry(qualifier.value)
-        if entry is None:
-            report_unknown_qualifier(scope, qualifier, diagnostics, suggestions)
+) -> plan.Expr | None:
+    """The column `ref` names (or a field of a ROW column), or None (after a diagnostic,
+    unless the scope is opaque)."""
+    first, *rest = ref.parts
+    if not rest:
+        return _resolve_unqualified(scope, first, ref.span, diagnostics, suggestions)
+    entry = scope.entry(first.value)
+    if entry is not None:
+        name, *fields = rest
+        span = first.span.to(name.span)
+        column = _resolve_in_entry(entry, name, span, diagnostics, suggestions)
+    else:
+        # Not a FROM entry: `payload.col` is the field of a ROW column, when there is one.
+        name, fields = first, rest
+        column = row_column(scope, first)
+        if column is None:
+            report_unknown_qualifier(scope, first, diagnostics, suggestions)
             return None
-        return _resolve_in_entry(entry, name, ref.span, diagnostics, suggestions)
-    written = ".".join(part.value for part in ref.parts)
-    diagnostics.append(
-        error(Code.NOT_SUPPORTED, f"Not supported yet: compound name '{written}'", ref.span)
-    )
-    return None
+    if column is None or not fields:
+        return column
+    return field_access(column, fields, diagnostics, suggestions)
+
+
+def row_column(scope: Scope, name: ast.Identifier) -> plan.ColumnRef | None:
+    """The unqualified column `name` when it is one of ROW type (else None, silently)."""
+    found = _resolve_unqualified(scope, name, name.span, [], Budget(0))
+    return found if found is not None and types.is_row(found.type) else None
 
 
 def _resolve_unqualified(

@@ -9,10 +9,12 @@ same two columns. Arguments may be named: DATA, TIMECOL, SIZE, SLIDE.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from backend.compiler.diagnostics import Code, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
+from backend.compiler.semantic.catalog import Relation
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.scope import Scope
@@ -24,6 +26,41 @@ Resolve = Callable[
     [ast.Identifier, Span, Environment],
     "tuple[plan.Rel | None, str, frozenset[str], Mapping[str, int] | None]",
 ]
+# Binds a subquery: (rel, column spans) or None (reported).
+BindQuery = Callable[[ast.Query, Environment], "tuple[plan.Rel, tuple[Span, ...]] | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """A table function's input: its plan, and its catalog entry when it names one."""
+
+    rel: plan.Rel
+    relation: Relation | None
+    description: str  # for messages: "table 'orders'"
+    span: Span
+
+
+def function_input(
+    arg: ast.Expr, function: str, env: Environment, resolve: Resolve, bind_query: BindQuery
+) -> Input | None:
+    """The relation `arg` names (`t`, `TABLE t`) or the subquery it is, or None (reported)."""
+    if isinstance(arg, ast.Subquery):
+        bound = bind_query(arg.query, env)
+        return None if bound is None else Input(bound[0], None, "the subquery", arg.span)
+    if isinstance(arg, ast.TableArg):
+        name = arg.name
+    elif isinstance(arg, ast.ColumnRef) and len(arg.parts) == 1:
+        name = arg.parts[0]
+    else:
+        message = f"{function} expects a table, stream or view name (or a subquery) as its input"
+        env.report(error(Code.TYPE_MISMATCH, message, arg.span))
+        return None
+    rel, description, broken, _ = resolve(name, arg.span, env)
+    if rel is None or broken:
+        return None
+    relation = None if name.value in env.ctes else env.relations.get(name.value)
+    return Input(rel, relation, description, arg.span)
+
 
 PARAMETERS = {"tumble": ("data", "timecol", "size"), "hop": ("data", "timecol", "slide", "size")}
 
@@ -42,10 +79,10 @@ def bind_table_function(
     if item.column_aliases:
         env.not_supported("column aliases in FROM", item.column_aliases[0].span)
         return None
-    args = _arguments(call, PARAMETERS[name], env)
-    if args is None:
+    placed = place_arguments(call, PARAMETERS[name], env)
+    if placed is None:
         return None
-    data, timecol, *sizes = args
+    data, timecol, *sizes = (placed[p] for p in PARAMETERS[name])
     if not isinstance(data, ast.TableArg):
         env.report(error(Code.TYPE_MISMATCH, f"{name.upper()} expects TABLE name", data.span))
         return None
@@ -86,10 +123,14 @@ def bind_table_function(
     return plan.Project(source, tuple(exprs), columns, item.span)
 
 
-def _arguments(
-    call: ast.FunctionCall, parameters: tuple[str, ...], env: Environment
-) -> list[ast.Expr] | None:
-    """The arguments in parameter order (named ones put in place), or None (reported)."""
+def place_arguments(
+    call: ast.FunctionCall,
+    parameters: tuple[str, ...],
+    env: Environment,
+    optional: tuple[str, ...] = (),
+) -> dict[str, ast.Expr] | None:
+    """The arguments by parameter name (positional ones in parameter order), or None
+    (reported). Every parameter is required except those in `optional`."""
     shown = call.name.value.upper()
     placed: dict[str, ast.Expr] = {}
     for position, arg in enumerate(call.args):
@@ -106,16 +147,16 @@ def _arguments(
         else:
             key, value = "", arg
         if key in placed or not key:
-            message = f"{shown} expects {len(parameters)} arguments"
+            message = f"{shown} expects {_count(parameters, optional)}"
             env.report(error(Code.UNKNOWN_FUNCTION, message, arg.span))
             return None
         placed[key] = value
-    missing = [p for p in parameters if p not in placed]
+    missing = [p for p in parameters if p not in placed and p not in optional]
     if missing:
         message = f"{shown} is missing its {missing[0].upper()} argument"
         env.report(error(Code.UNKNOWN_FUNCTION, message, call.span))
         return None
-    return [placed[p] for p in parameters]
+    return placed
 
 
 def _time_column(arg: ast.Expr, source: plan.Rel, env: Environment) -> int | None:
@@ -142,3 +183,14 @@ def _time_column(arg: ast.Expr, source: plan.Rel, env: Environment) -> int | Non
         error(Code.UNKNOWN_COLUMN, f"Unknown column '{name.value}' in DESCRIPTOR", name.span)
     )
     return None
+
+
+def _count(parameters: tuple[str, ...], optional: tuple[str, ...]) -> str:
+    """
+    >>> _count(("input",), ()), _count(("a", "b"), ("b",))
+    ('1 argument', '1 to 2 arguments')
+    """
+    most = len(parameters)
+    if optional:
+        return f"{most - len(optional)} to {most} arguments"
+    return f"{most} argument" + ("s" if most != 1 else "")

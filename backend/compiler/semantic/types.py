@@ -8,6 +8,7 @@ INTEGER / INTEGER is an INTEGER, truncated, as in Calcite and Feldera).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -28,6 +29,7 @@ class TypeKind(Enum):
     TIMESTAMP = "TIMESTAMP"
     INTERVAL_DAY_TIME = "INTERVAL DAY TO SECOND"
     INTERVAL_YEAR_MONTH = "INTERVAL YEAR TO MONTH"
+    ROW = "ROW"
 
 
 MAX_DECIMAL_PRECISION = 38
@@ -38,12 +40,15 @@ class SqlType:
     kind: TypeKind
     precision: int = 0  # DECIMAL only
     scale: int = 0  # DECIMAL only
+    fields: tuple[RowField, ...] = field(default=(), repr=False)  # ROW only (in its name)
     # The canonical name used in the catalog and the plan, computed once.
     name: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind is TypeKind.DECIMAL:
             name = f"DECIMAL({self.precision},{self.scale})"
+        elif self.kind is TypeKind.ROW:
+            name = "ROW(" + ", ".join(str(f) for f in self.fields) + ")"
         else:
             name = str(self.kind.value)
         object.__setattr__(self, "name", name)
@@ -55,6 +60,36 @@ class SqlType:
         ('DECIMAL(10,2)', 'INTEGER')
         """
         return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class RowField:
+    """A field of a ROW type; written `name TYPE [NOT NULL]` in the type's name."""
+
+    name: str
+    type: SqlType
+    nullable: bool
+
+    def __str__(self) -> str:
+        """
+        >>> str(RowField("id", INTEGER, False)), str(RowField("Two words", VARCHAR, True))
+        ('id INTEGER NOT NULL', '"Two words" VARCHAR')
+        """
+        plain = _PLAIN_NAME.fullmatch(self.name) is not None
+        name = self.name if plain else '"' + self.name.replace('"', '""') + '"'
+        return f"{name} {self.type}" + ("" if self.nullable else " NOT NULL")
+
+
+_PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_$]*")
+
+
+def row(fields: tuple[RowField, ...]) -> SqlType:
+    """The ROW type of `fields` (TO_CHANGELOG's payload).
+
+    >>> str(row((RowField("a", INTEGER, True), RowField("b", VARCHAR, True))))
+    'ROW(a INTEGER, b VARCHAR)'
+    """
+    return SqlType(TypeKind.ROW, fields=fields)
 
 
 NULL = SqlType(TypeKind.NULL)
@@ -120,8 +155,16 @@ def is_null(t: SqlType) -> bool:
 # ---------------------------------------------------------------- comparisons and unions
 
 
+def is_row(t: SqlType) -> bool:
+    return t.kind is TypeKind.ROW
+
+
 def comparable(a: SqlType, b: SqlType) -> bool:
     """Whether `a = b` (and <, >, ...) type-checks."""
+    if is_row(a) and is_row(b):
+        return len(a.fields) == len(b.fields) and all(
+            comparable(x.type, y.type) for x, y in zip(a.fields, b.fields, strict=True)
+        )
     if is_null(a) or is_null(b) or a.kind is b.kind:
         return True
     if is_numeric(a) and is_numeric(b):
@@ -140,9 +183,24 @@ def common_type(a: SqlType, b: SqlType) -> SqlType | None:
         return _numeric_common_type(a, b)
     if {a.kind, b.kind} == {TypeKind.DATE, TypeKind.TIMESTAMP}:
         return TIMESTAMP
+    if is_row(a) and is_row(b):
+        return _row_common_type(a, b)
     if a.kind is b.kind:
         return a
     return None
+
+
+def _row_common_type(a: SqlType, b: SqlType) -> SqlType | None:
+    """Field by field, named as `a`'s fields (as UNION names columns after its left side)."""
+    if len(a.fields) != len(b.fields):
+        return None
+    fields = []
+    for x, y in zip(a.fields, b.fields, strict=True):
+        common = common_type(x.type, y.type)
+        if common is None:
+            return None
+        fields.append(RowField(x.name, common, x.nullable or y.nullable))
+    return row(tuple(fields))
 
 
 def _numeric_common_type(a: SqlType, b: SqlType) -> SqlType:
@@ -164,6 +222,8 @@ def _numeric_common_type(a: SqlType, b: SqlType) -> SqlType:
 
 def can_cast(source: SqlType, target: SqlType) -> bool:
     """Whether CAST(x AS target) is allowed for an `x` of type `source`."""
+    if is_row(source) or is_row(target):
+        return source == target or is_null(source) or is_string(target)
     if is_null(source) or source.kind is target.kind:
         return True
     if is_string(source) or is_string(target):

@@ -264,6 +264,22 @@ class NamedArgument:
 
 
 @dataclass(frozen=True, slots=True)
+class RowConstructor:
+    """`(a, b, ...)`: several values as one (SEARCH_KEY's composite lookup)."""
+
+    items: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class MapConstructor:
+    """`MAP[k1, v1, k2, v2, ...]` (SEARCH_KEY's options)."""
+
+    items: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Subquery:
     query: Query
     span: Span
@@ -299,6 +315,8 @@ Expr = (
     | Extract
     | TableArg
     | NamedArgument
+    | RowConstructor
+    | MapConstructor
     | Subquery
     | Exists
 )

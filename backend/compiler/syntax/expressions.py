@@ -226,6 +226,12 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         c.advance()
         name = c.expect_identifier("a table name")
         return ast.TableArg(name, Span(token.start, c.previous_end))
+    if word == "map" and following.is_symbol("["):
+        c.advance()
+        c.advance()
+        items = () if c.at_symbol("]") else parse_expr_list(c)
+        c.expect_symbol("]")
+        return ast.MapConstructor(items, Span(token.start, c.previous_end))
     return None
 
 
@@ -236,6 +242,10 @@ def _parenthesized(c: Cursor) -> ast.Expr:
         c.expect_symbol(")")
         return ast.Subquery(query, Span(start, c.previous_end))
     inner = parse_expr(c)
+    if c.accept_symbol(","):
+        items = (inner, *parse_expr_list(c))
+        c.expect_symbol(")")
+        return ast.RowConstructor(items, Span(start, c.previous_end))
     c.expect_symbol(")")
     # The parentheses belong to the expression's span: `(a + b) * 2` must cover them.
     return replace(inner, span=Span(start, c.previous_end))

@@ -201,3 +201,14 @@ def test_quoted_identifiers_are_case_sensitive() -> None:
     (diagnostic,) = result.diagnostics
     assert diagnostic.code.value == "SQL201"
     assert diagnostic.hint == "did you mean 'T'? Names in double quotes are case-sensitive"
+
+
+def test_a_join_after_a_comma_item_refers_to_its_own_inputs_columns() -> None:
+    sql = (
+        "CREATE TABLE a (x1 INT); CREATE TABLE b (x INT, y INT); CREATE TABLE c (z INT, y INT);\n"
+        "CREATE VIEW v AS SELECT x1, b.x, z FROM a, b JOIN c ON b.y = c.z;\n"
+        "CREATE VIEW w AS SELECT x1, b.x, z FROM a, b JOIN c USING (y);"
+    )
+    for name, right_y in (("v", 2), ("w", 3)):
+        join = view_query(sql, name)["input"]["right"]
+        assert [arg["index"] for arg in join["condition"]["args"]] == [1, right_y]
