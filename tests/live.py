@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from websockets.sync.client import ClientConnection, connect
@@ -225,9 +226,25 @@ def _admin_connection(database_url: str) -> psycopg.Connection[Any]:
     return psycopg.connect(devstack.with_database(database_url, "postgres"), autocommit=True)
 
 
+STACKS_PER_PROCESS = 5  # live stacks one test process may start (Redis has 16 databases)
+_stacks_started = 0
+
+
+def redis_database(url: str) -> str:
+    """`url` on a Redis database of this stack's own: the stacks of parallel test
+    processes (pytest-xdist workers gw0, gw1, ...), and a module's own stack beside the
+    session's, each have a Celery queue, channel layer and query bus no other reads."""
+    global _stacks_started
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    index = 1 + worker * STACKS_PER_PROCESS + _stacks_started % STACKS_PER_PROCESS
+    _stacks_started += 1
+    return urlunsplit(urlsplit(url)._replace(path=f"/{index}"))
+
+
 def live_stack(state_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[LiveStack]:
     """A running stack on a fresh database of DATABASE_URL's server (or `extra_env`'s)."""
     base_url = (extra_env or {}).get("DATABASE_URL") or os.environ["DATABASE_URL"]
+    redis_url = (extra_env or {}).get("REDIS_URL") or redis_database(os.environ["REDIS_URL"])
     name = f"weir_it_{uuid.uuid4().hex[:10]}"
     with _admin_connection(base_url) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -235,6 +252,7 @@ def live_stack(state_dir: Path, extra_env: dict[str, str] | None = None) -> Iter
         **os.environ,
         **(extra_env or {}),
         "DATABASE_URL": devstack.with_database(base_url, name),
+        "REDIS_URL": redis_url,
         "DJANGO_SETTINGS_MODULE": "backend.config.settings.test",
         "WEIR_STATE_DIR": str(state_dir),
         "WEIR_MAX_REQUEST_BYTES": str(MAX_REQUEST_BYTES),

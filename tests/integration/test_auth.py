@@ -78,20 +78,22 @@ def test_a_bad_key_is_refused(stack: LiveStack) -> None:
     assert (status, body["code"]) == (401, "authentication_failed")
 
 
-def test_a_read_key_reads_but_cannot_write(stack: LiveStack) -> None:
-    reader = stack.manage(
+@pytest.fixture(scope="module")
+def reader(stack: LiveStack) -> str:
+    """A read-scoped key of the test user (one for the module: making one takes seconds)."""
+    return stack.manage(
         "weir_user", USER, "--team", "testers", "--api-key", "ro", "--scope", "read"
     )
+
+
+def test_a_read_key_reads_but_cannot_write(stack: LiveStack, reader: str) -> None:
     assert stack.api("GET", "programs", key=reader)[0] == 200
     status, body = stack.api("POST", "programs", {"name": "nope", "sql": ""}, key=reader)
     assert (status, body["code"]) == (403, "permission_denied")
 
 
 @pytest.mark.parametrize("route", api_routes())
-def test_a_read_key_cannot_write_anywhere(stack: LiveStack, route: str) -> None:
-    reader = stack.manage(
-        "weir_user", USER, "--team", "testers", "--api-key", "ro-walk", "--scope", "read"
-    )
+def test_a_read_key_cannot_write_anywhere(stack: LiveStack, reader: str, route: str) -> None:
     path = route.removeprefix("api/v1/")
     for method in ("POST", "PUT", "PATCH", "DELETE"):
         status, body = stack.api(method, path, {}, key=reader)

@@ -27,6 +27,10 @@ def build_session(
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", str(cores))
+        # A step's plan is new each step, so whole-stage code generation compiles it
+        # anew every time: measured here, steps of 20 and of 20,000 rows ran 1.3x to
+        # 2x faster without it.
+        .config("spark.sql.codegen.wholeStage", "false")
         .config("spark.default.parallelism", str(cores))
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.streaming.forceDeleteTempCheckpointLocation", "true")
