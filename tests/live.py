@@ -268,7 +268,9 @@ def live_stack(state_dir: Path, extra_env: dict[str, str] | None = None) -> Iter
         stack.start_web()
         yield stack
     finally:
-        stack.manage("weir_stop_runners")
-        stack.stop()
+        try:
+            stack.manage("weir_stop_runners")
+        finally:  # the servers go even when the database is gone
+            stack.stop()
         with _admin_connection(base_url) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -25,8 +25,8 @@ def runner_log(pipeline_id: int) -> Path:
     return pipeline_dir(pipeline_id) / "runner.log"
 
 
-def spawn_runner(pipeline_id: int) -> int:
-    """Start the runner in its own session so it outlives the task that started it."""
+def runner_env() -> dict[str, str]:
+    """The environment of a Spark runner process."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in [str(settings.REPO_DIR), env.get("PYTHONPATH", "")] if p
@@ -34,13 +34,23 @@ def spawn_runner(pipeline_id: int) -> int:
     env.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     env["PYSPARK_PYTHON"] = sys.executable
     env["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    return env
+
+
+def runner_command_line(pipeline_id: int) -> str:
+    """How a pipeline's runner shows in the process list (a warm spare takes it too)."""
+    return f"{sys.executable} -m {RUNNER_MODULE} --pipeline-id {pipeline_id}"
+
+
+def spawn_runner(pipeline_id: int) -> int:
+    """Start the runner in its own session so it outlives the task that started it."""
     with runner_log(pipeline_id).open("ab") as log:
         log.write(f"=== weir runner for pipeline {pipeline_id} starting\n".encode())
         log.flush()
         process = subprocess.Popen(
-            [sys.executable, "-m", RUNNER_MODULE, "--pipeline-id", str(pipeline_id)],
+            runner_command_line(pipeline_id).split(" "),
             cwd=settings.REPO_DIR,
-            env=env,
+            env=runner_env(),
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -75,17 +85,27 @@ def runner_alive(pid: int | None, pipeline_id: int) -> bool:
         if process.status() == psutil.STATUS_ZOMBIE:
             process.wait(0)
             return False
-        cmdline = process.cmdline()
+        # A warm spare renamed itself (spares.py): its title may be one string.
+        words = " ".join(process.cmdline()).split()
     except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.TimeoutExpired):
         return False
-    return RUNNER_MODULE in cmdline and str(pipeline_id) in cmdline
+    return contains(words, [RUNNER_MODULE, "--pipeline-id", str(pipeline_id)])
+
+
+def contains(words: list[str], part: list[str]) -> bool:
+    """Does `part` occur in `words`, in a row?"""
+    return any(words[i : i + len(part)] == part for i in range(len(words)))
 
 
 def kill_runner(pid: int, pipeline_id: int) -> None:
     """End a runner and its Spark JVM (the whole process group)."""
     if runner_alive(pid, pipeline_id):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, signal.SIGKILL)
+        kill_runner_group(pid)
+
+
+def kill_runner_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
 
 
 def log_tail(pipeline_id: int, lines: int = 30) -> str:

@@ -8,9 +8,10 @@ from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 
+from backend.pipelines.config import effective_config
 from backend.pipelines.models import DesiredState, OnRunnerFailure, Pipeline, State
 from backend.pipelines.services import pipeline_restart, pipeline_set_state
-from worker import launcher
+from worker import launcher, spares
 
 POLL_S = 0.2
 TASK_ACTOR = "worker"
@@ -25,8 +26,10 @@ def pipeline_start(pipeline_id: int) -> str:
     if pipeline.state != State.STARTING or pipeline.desired_state != DesiredState.RUNNING:
         return f"not started: the pipeline is {pipeline.state}"
     if not launcher.runner_alive(pipeline.runner_pid, pipeline_id):
-        pid = launcher.spawn_runner(pipeline_id)
+        config = effective_config(pipeline.config)
+        pid = spares.take_spare(pipeline_id, config) or launcher.spawn_runner(pipeline_id)
         Pipeline.objects.filter(pk=pipeline_id).update(runner_pid=pid)
+        spares.ensure_spare()  # so that the next start is warm
     return pipeline_await_state(pipeline_id, State.STARTING, State.RUNNING)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections
-from pyspark.sql import DataFrame
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.streaming import StreamingQuery
 
@@ -138,7 +138,7 @@ class StepSink:
 
 
 class PipelineRunner:
-    def __init__(self, pipeline_id: int) -> None:
+    def __init__(self, pipeline_id: int, spark: SparkSession | None = None) -> None:
         self.pipeline_id = pipeline_id
         pipeline = Pipeline.objects.select_related("program_version").get(pk=pipeline_id)
         self.plan: dict[str, Any] = pipeline.program_version.plan
@@ -147,7 +147,7 @@ class PipelineRunner:
         self.checkpoint = storage / "checkpoint"
         state = DiskStateStore(storage / "state")
         self.trigger = f"{config['trigger_interval_ms']} milliseconds"
-        self.spark = build_session(
+        self.spark = spark or build_session(
             f"weir-pipeline-{pipeline.name}",
             config["spark_master"],
             cores=config["cores"],
@@ -239,8 +239,9 @@ class PipelineRunner:
         self.terminated = True
 
 
-def run_pipeline(pipeline_id: int) -> None:
-    runner = PipelineRunner(pipeline_id)
+def run_pipeline(pipeline_id: int, spark: SparkSession | None = None) -> None:
+    """Run the pipeline until it stops; on `spark` when a warm spare built it already."""
+    runner = PipelineRunner(pipeline_id, spark)
     signal.signal(signal.SIGTERM, runner.terminate)
     signal.signal(signal.SIGINT, runner.terminate)
     runner.run()

@@ -5,15 +5,19 @@ import time
 from django.core.management.base import BaseCommand
 
 from backend.pipelines.models import Pipeline
-from worker import launcher
+from worker import launcher, spares
 
 GRACE_S = 30
 
 
 class Command(BaseCommand):
-    help = "Stop every Spark runner of this installation (their checkpoints are kept)."
+    help = (
+        "Stop every Spark runner of this installation (their checkpoints are kept) "
+        "and its warm spares."
+    )
 
     def handle(self, *args: object, **options: object) -> None:
+        spares.stop_spares()
         alive = [
             (p.runner_pid, p.pk)
             for p in Pipeline.objects.exclude(runner_pid=None)
