@@ -65,6 +65,13 @@ SELECT STREAM ROWTIME, o.orderId, o.ticker, o.amount AS orderAmount,
 FROM Orders3 AS o
 FULL JOIN Trades3 OVER (RANGE INTERVAL '10' MINUTE FOLLOWING) AS t
 ON o.orderId = t.orderId;
+
+CREATE VIEW fills_per_minute AS
+SELECT STREAM FLOOR(ROWTIME TO MINUTE) AS minute, COUNT(*) AS fills
+FROM Orders AS o
+JOIN Trades OVER (RANGE INTERVAL '10' MINUTE FOLLOWING) AS t
+ON o.orderId = t.orderId
+GROUP BY FLOOR(ROWTIME TO MINUTE);
 """
 
 
@@ -148,4 +155,16 @@ def test_query_3_full_outer_join_emits_unmatched_rows_when_they_leave_their_wind
         (3, (ts("10:00:00"), 0, "IBM", 110, None, None, None)),
         (3, (ts("10:03:00"), 2, "YHOO", 25, 2, "YHOO", 25)),
         (6, (ts("10:12:00"), None, None, None, 1, "ORCL", 10)),  # the document: step 5
+    ]
+
+
+def test_an_aggregate_over_a_windowed_join_emits_a_minute_once_it_is_complete(
+    emitted: Any,
+) -> None:
+    """The join's output rowtime has a waterline from the clocks: min(Trades - 10 min,
+    Orders), the earliest a kept order can still give a row. 10:00 is complete once
+    Trades passes 10:11 (step 3), 10:03 once both pass 10:13 (step 6)."""
+    assert emitted["fills_per_minute"] == [
+        (3, (ts("10:00:00"), 2)),
+        (6, (ts("10:03:00"), 1)),
     ]

@@ -37,7 +37,15 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from worker.runner.incremental import RULES, Lowering, names, negated, same_rows, types_of
+from worker.runner.incremental import (
+    RULES,
+    Lowering,
+    Rule,
+    names,
+    negated,
+    same_rows,
+    types_of,
+)
 from worker.runner.lower import WEIGHT, lower_expr, positional, spark_type
 
 MATCHED = "__matched"
@@ -127,7 +135,9 @@ def _window_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     condition = (at_a | at_b) & (F.col(left.new) | F.col(right.new))
     if rel["condition"] is not None:
         condition = condition & lower_expr(rel["condition"])
-    pairs = rows_l.join(rows_r, condition, "inner")
+    # Materialised once: the rest of the rule reads the pairs and the sides' rows several
+    # times, and a plan that recomputed them everywhere ran a 1 GB driver out of memory.
+    pairs = rows_l.join(rows_r, condition, "inner").localCheckpoint(eager=True)
     found = pairs.select(
         *left.names,
         *right.names,
@@ -135,9 +145,9 @@ def _window_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
         (F.col(left.weight) * F.col(right.weight)).alias(WEIGHT),
     )
     if left.kept:
-        rows_l = _flagged(rows_l, pairs, left)
+        rows_l = _flagged(rows_l, pairs, left).localCheckpoint(eager=True)
     if right.kept:
-        rows_r = _flagged(rows_r, pairs, right)
+        rows_r = _flagged(rows_r, pairs, right).localCheckpoint(eager=True)
 
     # With the clocks after the step: which rows are done, the unmatched rows they leave.
     rows_l, rows_r = rows_l.crossJoin(clocks), rows_r.crossJoin(clocks)
@@ -234,4 +244,6 @@ def _kept_terms(alive: DataFrame, side: _Side, other: _Side, clock: Column) -> D
     return alive.select(F.least(*parts).alias("__t"))
 
 
-RULES["window_join"] = _window_join
+WINDOW_JOIN_RULES: dict[str, Rule] = {"window_join": _window_join}
+# Lowering dispatches through RULES: importing this module adds the rule above.
+RULES.update(WINDOW_JOIN_RULES)
