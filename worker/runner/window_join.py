@@ -46,7 +46,7 @@ from worker.runner.incremental import (
     same_rows,
     types_of,
 )
-from worker.runner.lower import WEIGHT, lower_expr, positional, spark_type
+from worker.runner.lower import WEIGHT, LoweringError, lower_expr, positional, spark_type
 
 MATCHED = "__matched"
 
@@ -64,7 +64,10 @@ def _clocks(ctx: Lowering, rel: Mapping[str, Any]) -> DataFrame:
     """One row: both inputs' clocks after this step, `__cl` and `__cr` (NULL: no row yet)."""
     parts = []
     for side, alias in (("left", "__cl"), ("right", "__cr")):
-        top = ctx.clocks[clock_key(rel[side], int(rel[f"{side}_time"]))]
+        name = clock_key(rel[side], int(rel[f"{side}_time"]))
+        top = ctx.clocks.get(name)
+        if top is None:  # not a stream of this step's inputs: a compiler/runner mismatch
+            raise LoweringError(f"a windowed join needs the clock of {name}")
         parts.append(top.select(F.col("value").cast(T.TimestampNTZType()).alias(alias)))
     return parts[0].crossJoin(parts[1])
 
