@@ -49,6 +49,8 @@ class Code(StrEnum):
     DUPLICATE_LATENESS = "SQL308"  # two LATENESS annotations for one column
     MULTIPLE_WATERMARKS = "SQL309"  # more than one WATERMARK column in a table
     NON_MONOTONIC_WINDOW = "SQL310"  # a window over a stream not ordered by a monotonic key
+    JOIN_WINDOW_MISUSE = "SQL311"  # OVER on a FROM item that is not a stream in a JOIN
+    UNBOUNDED_JOIN_WINDOW = "SQL312"  # a join window without an end (UNBOUNDED): endless state
     LOOKUP_NOT_INSERT_ONLY = "SQL320"  # a lookup join (SNAPSHOT(t), SEARCH_KEY) whose other
     # side can delete
     NO_VERSION_COLUMN = "SQL321"  # time travel over a relation without a time column

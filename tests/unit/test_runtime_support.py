@@ -97,6 +97,15 @@ def test_time_travel_lookups_and_changelogs_are_runnable() -> None:
     assert unsupported(result.spec or {}) == []
 
 
+def test_windowed_stream_joins_are_runnable() -> None:
+    sql = (CASES / "53_windowed_joins.sql").read_text()
+    result = compile_program(sql)
+    assert not result.has_errors
+    ops = {node["op"] for view in (result.spec or {})["views"] for node in _nodes(view["query"])}
+    assert "window_join" in ops
+    assert unsupported(result.spec or {}) == []
+
+
 def _nodes(rel: dict) -> list[dict]:
     found = [rel]
     for key in ("input", "left", "right"):

@@ -28,6 +28,7 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+import worker.runner.window_join  # noqa: F401  (registers the window_join rule)
 from worker.runner.clocks import waterlines
 from worker.runner.incremental import Lowering, consolidate, literal_rows, names, row_json
 from worker.runner.inputs import table_input
@@ -122,6 +123,8 @@ class StepEngine:
         pumped_rows: dict[str, list[DataFrame]] = defaultdict(list)
         # New views see the older relations' contents too; their state starts empty.
         fill = None if backfill is None else Lowering(self.spark, {}, {}, True, ctx.saves)
+        if fill is not None:
+            fill.clocks = ctx.clocks  # the same inputs, the same clocks
         records: list[DataFrame] = []
         for kind, name in self.order:
             if kind == "input":
@@ -194,6 +197,7 @@ class StepEngine:
             _tagged(tables.held, "held", name, F.col("weight"), F.col("row"), F.col("seq")),
         ]
         for key, top in tables.maxima.items():
+            ctx.clocks[key] = top
             records.append(_tagged(top, "max", key, F.lit(0), F.col("value"), F.lit(0)))
         return records
 

@@ -168,6 +168,9 @@ class Lowering:
     saves: list[StateDelta] = field(default_factory=list)
     # Each input's accepted changes of the step before keys apply (temporal.py).
     history: dict[str, History] = field(default_factory=dict)
+    # Time maxima after the step, "relation.column" -> one row, column "value" (text):
+    # a stream's clock, rowtime bounds included (window_join.py).
+    clocks: dict[str, DataFrame] = field(default_factory=dict)
 
     def stored(self, key: str, types: Sequence[str]) -> DataFrame:
         return typed_rows(self.spark, self.stored_state.get(key, {}), types)

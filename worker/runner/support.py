@@ -53,11 +53,15 @@ def _node_problems(node: Any) -> Iterator[str]:
     from worker.runner.incremental import AGGREGATE_FUNCTIONS, LINEAR, RULES
     from worker.runner.lower import BINARY, SCALAR, UNARY
     from worker.runner.temporal import TEMPORAL_RULES
+    from worker.runner.window_join import WINDOW_JOIN_RULES
 
     functions = INLINE_FUNCTIONS | SCALAR.keys() | UNARY.keys() | BINARY.keys()
     for item in _dicts(node):
         if "op" in item:
-            if item["op"] not in LINEAR and item["op"] not in RULES | TEMPORAL_RULES:
+            if (
+                item["op"] not in LINEAR
+                and item["op"] not in RULES | TEMPORAL_RULES | WINDOW_JOIN_RULES
+            ):
                 yield f"the plan operator '{item['op']}', which the runtime does not run yet"
             for aggregate in item.get("aggregates", []):
                 if aggregate.get("function") not in AGGREGATE_FUNCTIONS:

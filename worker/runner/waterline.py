@@ -94,6 +94,8 @@ def rel_waterline(
         if op == "join":
             return both
         return both.select(*_temporal_lines(rel, typed_nulls, nl))
+    if op == "window_join":
+        return _window_join_line(spark, rel, relations, typed_nulls)
     if op in ("intersect", "except", "semi"):
         left = rel_waterline(spark, rel["left"], relations)
         if op != "intersect":
@@ -128,3 +130,29 @@ def rel_waterline(
             *names(width), (time - size).alias(positional(width)), time.alias(positional(width + 1))
         )
     return _row(spark, typed_nulls)
+
+
+def _window_join_line(
+    spark: SparkSession,
+    rel: Mapping[str, Any],
+    relations: Mapping[str, DataFrame],
+    nulls: list[Any],
+) -> DataFrame:
+    """Only the output rowtime (the last column) has a waterline. From the clocks alone
+    (not the kept rows, which the join itself uses to emit): a kept left row a matters
+    while c_r <= a + max(F_r, P_l), and every output row it can still give is at or after
+    a, so min(c_r - max(F_r, P_l), c_l - max(F_l, P_r)) is below every future row."""
+    clocks = []
+    for side, other in (("left", "right"), ("right", "left")):
+        line = rel_waterline(spark, rel[other], relations)
+        clock = F.col(positional(int(rel[f"{other}_time"])))
+        reach = max(
+            int(rel[f"{other}_window"]["following"]), int(rel[f"{side}_window"]["preceding"])
+        )
+        clocks.append(line.select((clock - F.lit(dt.timedelta(microseconds=reach))).alias(side)))
+    both = clocks[0].crossJoin(clocks[1])
+    lowest = F.when(
+        F.col("left").isNotNull() & F.col("right").isNotNull(), F.least("left", "right")
+    )
+    values = [*nulls[:-1], lowest]
+    return both.select(*(v.alias(positional(i)) for i, v in enumerate(values)))

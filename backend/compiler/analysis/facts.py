@@ -70,6 +70,8 @@ def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
             return _lookup_join(rel, facts_of(rel.left, known), facts_of(rel.right, known))
         case plan.TemporalJoin():
             return _temporal_join(rel, facts_of(rel.left, known), facts_of(rel.right, known))
+        case plan.WindowJoin():
+            return _window_join(rel, facts_of(rel.left, known), facts_of(rel.right, known))
         case plan.ToChangelog():
             return Facts(True, True, (False, False))
         case plan.FromChangelog():
@@ -116,3 +118,11 @@ def _temporal_join(rel: plan.TemporalJoin, left: Facts, right: Facts) -> Facts:
         index == time and line and version_line for index, line in enumerate(left.waterlines)
     )
     return Facts(left.stream, False, lines + (False,) * len(right.waterlines))
+
+
+def _window_join(rel: plan.WindowJoin, left: Facts, right: Facts) -> Facts:
+    """A stream that only inserts, in the order of its last column, the output rowtime:
+    the one column with a waterline (rows come once no earlier one can follow)."""
+    width = len(left.waterlines) + len(right.waterlines)
+    line = left.waterlines[rel.left_time] and right.waterlines[rel.right_time]
+    return Facts(True, True, (False,) * width + (line,))

@@ -248,6 +248,24 @@ class TemporalJoinJson(TypedDict):
     columns: list[ColumnJson]
 
 
+class JoinWindowJson(TypedDict):
+    preceding: int
+    following: int
+
+
+class WindowJoinJson(TypedDict):
+    op: Literal["window_join"]
+    kind: str
+    left: RelJson
+    right: RelJson
+    left_time: int
+    right_time: int
+    left_window: JoinWindowJson
+    right_window: JoinWindowJson
+    condition: ExprJson | None
+    columns: list[ColumnJson]
+
+
 class AsOfJson(TypedDict):
     op: Literal["as_of"]
     input: RelJson
@@ -288,6 +306,7 @@ RelJson = (
     | SemiJoinJson
     | LookupJoinJson
     | TemporalJoinJson
+    | WindowJoinJson
     | AsOfJson
     | ToChangelogJson
     | FromChangelogJson
@@ -491,6 +510,19 @@ def rel_json(rel: plan.Rel) -> RelJson:
                 "slide": rel.slide,
                 "columns": columns,
             }
+        case plan.WindowJoin():
+            return {
+                "op": "window_join",
+                "kind": rel.kind,
+                "left": rel_json(rel.left),
+                "right": rel_json(rel.right),
+                "left_time": rel.left_time,
+                "right_time": rel.right_time,
+                "left_window": _join_window_json(rel.left_window),
+                "right_window": _join_window_json(rel.right_window),
+                "condition": None if rel.condition is None else expr_json(rel.condition),
+                "columns": columns,
+            }
         case (
             plan.Snapshot()
             | plan.LookupJoin()
@@ -562,6 +594,10 @@ def _temporal_json(
                 "payload_column": rel.payload,
                 "columns": columns,
             }
+
+
+def _join_window_json(window: plan.JoinWindow) -> JoinWindowJson:
+    return {"preceding": window.preceding, "following": window.following}
 
 
 def _sort_key_json(key: plan.SortKey) -> SortKeyJson:

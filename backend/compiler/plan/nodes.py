@@ -314,6 +314,36 @@ class TemporalJoin:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinWindow:
+    """A join side's window (SQLstream's `s OVER (RANGE ...)`): at a base time T it holds
+    the side's rows whose rowtime is in [T - preceding, T + following] (microseconds)."""
+
+    preceding: int
+    following: int
+
+
+@dataclass(frozen=True, slots=True)
+class WindowJoin:
+    """A join of two streams through windows (SQLstream): a left row at time a and a right
+    row at time b match when one, arriving, finds the other in its side's window (b in
+    [a - right.preceding, a + right.following], or a in [b - left.preceding, b +
+    left.following]) and `condition` holds. The output is a stream: its last column is
+    the output rowtime, the earliest arrival time at which the pair was found; an outer
+    join's unmatched row comes when it leaves its window (its time + its preceding)."""
+
+    kind: str  # inner | left | right | full
+    left: Rel  # a scan of a stream
+    right: Rel  # a scan of a stream
+    left_time: int  # the left's rowtime column
+    right_time: int  # the right's rowtime column
+    left_window: JoinWindow
+    right_window: JoinWindow
+    condition: Expr | None  # over the left's columns then the right's
+    columns: tuple[Field, ...]  # the left's, the right's, then rowtime
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class ToChangelog:
     """TO_CHANGELOG(t): one row (op, payload) per change of the input, insert-only.
     With `key` (the input table's primary key) a replaced row is op 1 then op 2."""
@@ -353,6 +383,7 @@ Rel = (
     | Snapshot
     | LookupJoin
     | TemporalJoin
+    | WindowJoin
     | ToChangelog
     | FromChangelog
 )
@@ -417,7 +448,7 @@ def children(rel: Rel) -> tuple[Rel, ...]:
     match rel:
         case Scan() | Values():
             return ()
-        case Join() | SetDifference() | SemiJoin() | LookupJoin() | TemporalJoin():
+        case Join() | SetDifference() | SemiJoin() | LookupJoin() | TemporalJoin() | WindowJoin():
             return (rel.left, rel.right)
         case Union():
             return rel.inputs

@@ -8,7 +8,7 @@ are unknown (reported) leaves an opaque entry and no plan.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from backend.compiler.diagnostics import Code, Note, error
 from backend.compiler.plan import nodes as plan
@@ -26,6 +26,13 @@ from backend.compiler.semantic.temporal import (
     join_items,
 )
 from backend.compiler.semantic.time_travel import bind_system_time
+from backend.compiler.semantic.window_joins import (
+    OUTPUT_ROWTIME,
+    ROWTIME,
+    NamedWindows,
+    is_windowed,
+    window_join,
+)
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -36,6 +43,7 @@ class From:
 
     entries: list[ScopeEntry]
     source: plan.Rel | None = None
+    windows: NamedWindows = field(default_factory=dict)  # the SELECT's WINDOW clause
 
     @property
     def scope(self) -> Scope:
@@ -51,8 +59,14 @@ class From:
 MAX_JOINS = 100
 
 
-def bind_from(items: tuple[ast.FromItem, ...], env: Environment, bind_query: BindQuery) -> From:
-    bound = From([])
+def bind_from(
+    items: tuple[ast.FromItem, ...],
+    env: Environment,
+    bind_query: BindQuery,
+    windows: NamedWindows | None = None,
+) -> From:
+    """`windows`: the SELECT's named windows, for `FROM s OVER w` in a windowed join."""
+    bound = From([], windows=windows or {})
     if items and count_joins(items) > MAX_JOINS:
         span = items[0].span.to(items[-1].span)
         message = f"More than {MAX_JOINS} joins in one FROM clause"
@@ -94,10 +108,12 @@ def _bind_item(
     bound: From,
     bind_query: BindQuery,
     left: Scope | None = None,
+    windowed: bool = False,
 ) -> plan.Rel | Pending | None:
+    """`windowed`: the item is a side of a windowed join, which binds its OVER."""
     match item:
         case ast.TableRef():
-            return _bind_table_ref(item, env, bound, left)
+            return _bind_table_ref(item, env, bound, left, windowed)
         case ast.DerivedTable():
             if item.lateral:
                 env.not_supported("LATERAL subqueries in FROM", item.span)
@@ -137,24 +153,32 @@ def _renamed(
 
 
 def _bind_table_ref(
-    item: ast.TableRef, env: Environment, bound: From, left: Scope | None
+    item: ast.TableRef, env: Environment, bound: From, left: Scope | None, windowed: bool
 ) -> plan.Rel | Pending | None:
     if item.column_aliases:
         env.not_supported(
             "column aliases in FROM",
             item.column_aliases[0].span.to(item.column_aliases[-1].span),
         )
-    if item.over is not None:
-        env.not_supported("OVER on a FROM item (windowed joins)", item.over.span)
+    over = None if windowed else item.over
+    if over is not None:
+        env.report(
+            error(
+                Code.JOIN_WINDOW_MISUSE,
+                "OVER on a FROM item is a join window: it needs a JOIN with another stream",
+                over.span,
+                hint="join two streams, as in FROM a OVER (RANGE CURRENT ROW) JOIN b ON ...",
+            )
+        )
     alias = item.alias or item.name
-    if item.as_of is not None and not item.column_aliases and item.over is None:
+    if item.as_of is not None and not item.column_aliases and over is None:
         versioned = bind_system_time(item, env, left, resolve_relation)
         add_entry(env, bound, alias, f"'{alias.value}'", versioned.columns if versioned else None)
         return versioned
     rel, description, broken, index = resolve_relation(item.name, item.span, env)
     columns = rel.columns if rel is not None else None
     add_entry(env, bound, alias, description, columns, broken, index)
-    if item.column_aliases or item.over is not None:
+    if item.column_aliases or over is not None:
         return None
     return rel if not broken else None
 
@@ -199,10 +223,11 @@ def _bind_join(
     outer: Scope | None,
 ) -> plan.Rel | None:
     first_entry = len(bound.entries)
-    left = _bind_item(join.left, env, bound, bind_query, outer)
+    windowed = is_windowed(join)
+    left = _bind_item(join.left, env, bound, bind_query, outer, windowed)
     right_start = len(bound.entries)
     lateral = local_scope(bound, first_entry, right_start)
-    right = _bind_item(join.right, env, bound, bind_query, lateral)
+    right = _bind_item(join.right, env, bound, bind_query, lateral, windowed)
     kind = "inner" if join.kind == "cross" else join.kind
     _make_nullable(bound, first_entry, right_start, kind)
     scope = local_scope(bound, first_entry, len(bound.entries))
@@ -230,9 +255,38 @@ def _bind_join(
     if isinstance(left, Pending):
         env.not_supported("a LATERAL table function on the left of JOIN", left.span)
         return None
+    if windowed:
+        plain_right = None if isinstance(right, Pending) else right
+        sides = (left, plain_right)
+        return _windowed(join, kind, sides, condition, failed, env, bound, first_entry)
     if left is None or right is None or failed:
         return None
     return join_items(kind, left, right, condition, scope.columns, join.span, env)
+
+
+def _windowed(
+    join: ast.Join,
+    kind: str,
+    sides: tuple[plan.Rel | None, plan.Rel | None],
+    condition: plan.Expr | None,
+    failed: bool,
+    env: Environment,
+    bound: From,
+    first_entry: int,
+) -> plan.Rel | None:
+    """A windowed stream join: unqualified `rowtime` (and `*`) now means the output's
+    rowtime, a column after both sides'; `a.rowtime` is still side a's."""
+    columns = (*local_scope(bound, first_entry, len(bound.entries)).columns, OUTPUT_ROWTIME)
+    for position in range(first_entry, len(bound.entries)):
+        entry = bound.entries[position]
+        hidden = entry.hidden | {ROWTIME}
+        bound.entries[position] = replace(entry, hidden=hidden, index=entry.index)
+    output = ScopeEntry("", join.span, "the windowed join", (OUTPUT_ROWTIME,), bound.width)
+    bound.entries.append(output)
+    left, right = sides
+    if left is None or right is None or failed:
+        return None
+    return window_join(join, kind, (left, right), condition, columns, env, bound.windows)
 
 
 def local_scope(bound: From, start: int, end: int, base: int | None = None) -> Scope:

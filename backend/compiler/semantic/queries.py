@@ -179,7 +179,8 @@ def _bind_body_parts(
 
 def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     mark = len(env.diagnostics)
-    from_ = bind_from(select.from_, env, _bind_subquery)
+    named = named_windows(select, env.diagnostics)
+    from_ = bind_from(select.from_, env, _bind_subquery, named)
     if not select.from_:
         # SELECT without FROM reads one row of no columns (a constant, like VALUES).
         select_keyword = Span(select.span.start, select.span.start + len("select"))
@@ -213,7 +214,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         keys = [bind_expr(expr, ctx) for expr in select.group_by.exprs]
     collected: list[plan.AggCall] = []
     width = len(from_.source.columns) if from_.source is not None else 0
-    windows = WindowCalls(width, named_windows(select, env.diagnostics))
+    windows = WindowCalls(width, named)
     ctx = ExprContext(
         scope, env.diagnostics, env.suggestions, aggregates=collected, windows=windows
     )

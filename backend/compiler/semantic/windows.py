@@ -219,7 +219,7 @@ def _offset(
         return None
     key_type = keys[0].expr.type
     if isinstance(offset, ast.IntervalLiteral) and types.is_datetime(key_type):
-        micros = _interval_micros(offset)
+        micros = interval_micros(offset)
         if micros is not None:
             return (sign * micros,)
     if isinstance(offset, ast.NumberLiteral) and types.is_numeric(key_type):
@@ -244,7 +244,7 @@ UNIT_MICROS = {
 }
 
 
-def _interval_micros(interval: ast.IntervalLiteral) -> int | None:
+def interval_micros(interval: ast.IntervalLiteral) -> int | None:
     """`INTERVAL '2' HOUR` in microseconds (day-time intervals with one unit)."""
     if interval.end_unit is not None or interval.start_unit not in UNIT_MICROS:
         return None
