@@ -9,7 +9,8 @@ columns. The catalog and the plan get the results (column `waterline`, view
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 
 from backend.compiler.analysis import rules
 from backend.compiler.analysis.facts import facts_of
@@ -21,9 +22,24 @@ from backend.compiler.semantic.catalog import Catalog, Relation, RelationKind
 ROWTIME = "rowtime"
 
 
+@dataclass(frozen=True, slots=True)
+class ViewAnalysis:
+    """The facts of a view, its diagnostics, and the view and its relation with
+    their output mode, waterlines and (implicit) emit_final."""
+
+    facts: Facts
+    diagnostics: tuple[Diagnostic, ...]
+    view: plan.ViewPlan
+    relation: Relation | None
+
+
+ViewStep = Callable[[plan.ViewPlan, Mapping[str, Facts]], ViewAnalysis]
+
+
 def analyse(
-    catalog: Catalog, logical: plan.Plan
+    catalog: Catalog, logical: plan.Plan, view_step: ViewStep | None = None
 ) -> tuple[Catalog, plan.Plan, tuple[Diagnostic, ...]]:
+    """`view_step`: `analyse_view`, or what gives the same (the compile cache's)."""
     known: dict[str, Facts] = {}
     found: list[Diagnostic] = []
     updated: dict[str, Relation] = {}
@@ -34,24 +50,12 @@ def analyse(
             updated[declared.name] = _with_waterlines(declared, facts)
     views: list[plan.ViewPlan] = []
     for view in logical.views:
-        facts = facts_of(view.query, known)
-        relation: Relation | None = view.relation
-        if relation is not None:
-            lines = tuple(
-                line or column.lateness is not None
-                for line, column in zip(facts.waterlines, relation.columns, strict=True)
-            )
-            facts = replace(facts, waterlines=lines)
-        known[view.name] = facts
-        found.extend(_check_view(view, facts, known))
-        view, relation = _streamed_when_final(view, relation, facts)
-        mode = "append" if facts.insert_only or view.emit_final is not None else "update"
-        if relation is not None:
-            relation = replace(
-                _with_waterlines(relation, facts), output_mode=mode, insert_only=facts.insert_only
-            )
-            updated[relation.name] = relation
-        views.append(replace(view, relation=relation, output_mode=mode))
+        analysis = (view_step or analyse_view)(view, known)
+        known[view.name] = analysis.facts
+        found.extend(analysis.diagnostics)
+        if analysis.relation is not None:
+            updated[analysis.relation.name] = analysis.relation
+        views.append(analysis.view)
     for order in logical.order_checks:
         found.extend(rules.check_order(order, known))
     checked: list[plan.QueryPlan | plan.PumpPlan] = [*logical.queries, *logical.pumps]
@@ -64,6 +68,31 @@ def analyse(
     return new_catalog, replace(logical, inputs=inputs, views=tuple(views)), tuple(found)
 
 
+def analyse_view(view: plan.ViewPlan, known: Mapping[str, Facts]) -> ViewAnalysis:
+    """The analysis of one view, from the facts of the relations declared before it.
+
+    (A view never reads itself: the binder gives no plan to one that does.)
+    """
+    facts = facts_of(view.query, known)
+    relation: Relation | None = view.relation
+    if relation is not None:
+        lines = tuple(
+            line or column.lateness is not None
+            for line, column in zip(facts.waterlines, relation.columns, strict=True)
+        )
+        facts = replace(facts, waterlines=lines)
+    found = _check_view(view, facts, known)
+    view, relation = _streamed_when_final(view, relation, facts)
+    mode = "append" if facts.insert_only or view.emit_final is not None else "update"
+    if relation is not None:
+        relation = replace(
+            _with_waterlines(relation, facts), output_mode=mode, insert_only=facts.insert_only
+        )
+    return ViewAnalysis(
+        facts, tuple(found), replace(view, relation=relation, output_mode=mode), relation
+    )
+
+
 def input_facts(relation: Relation) -> Facts:
     stream = relation.kind is RelationKind.STREAM
     lines = tuple(
@@ -73,7 +102,7 @@ def input_facts(relation: Relation) -> Facts:
     return Facts(stream, relation.append_only, lines)
 
 
-def _check_view(view: plan.ViewPlan, facts: Facts, known: dict[str, Facts]) -> list[Diagnostic]:
+def _check_view(view: plan.ViewPlan, facts: Facts, known: Mapping[str, Facts]) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     if view.stream:
         found.extend(rules.check_stream(view.query, known))

@@ -6,6 +6,7 @@ together with docs/contracts.md and the runner.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 from backend.compiler.plan import nodes as plan
@@ -379,11 +380,15 @@ def column_json(column: Column) -> AnnotatedColumnJson:
     }
 
 
-def plan_json(logical: plan.Plan) -> PlanJson:
+def plan_json(
+    logical: plan.Plan, each_view: Callable[[plan.ViewPlan], ViewJson] | None = None
+) -> PlanJson:
+    """`each_view`: `view_json`, or what gives the same (the compile cache's)."""
+    each_view = each_view or view_json
     result: PlanJson = {
         "version": PLAN_VERSION,
         "inputs": [relation_json(relation) for relation in logical.inputs],
-        "views": [_view_json(view) for view in logical.views],
+        "views": [each_view(view) for view in logical.views],
     }
     if logical.pumps:  # absent otherwise: the plans of programs without pumps stay as they were
         result["pumps"] = [
@@ -398,7 +403,7 @@ def plan_json(logical: plan.Plan) -> PlanJson:
     return result
 
 
-def _view_json(view: plan.ViewPlan) -> ViewJson:
+def view_json(view: plan.ViewPlan) -> ViewJson:
     if view.relation is not None:
         columns = [column_json(c) for c in view.relation.columns]
     else:

@@ -8,6 +8,7 @@ unresolvable, so statements using it are not flooded with follow-on errors.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from backend.compiler.diagnostics import Code, Diagnostic, Note, error
 from backend.compiler.plan import nodes as plan
@@ -35,22 +36,78 @@ from backend.compiler.syntax import statements as stmt
 
 def bind(program: stmt.Program) -> tuple[Catalog, plan.Plan | None, tuple[Diagnostic, ...]]:
     """Bind every statement; the plan holds the views that bound without error."""
-    env = Environment(declarations=_declarations(program))
-    collect_lateness(program, env)
+    return bind_statements(InPlace(program))
+
+
+class Statements(Protocol):
+    """A program's statements as the binder walks them.
+
+    `InPlace` is a syntax tree's; the compile cache (compiler/cache.py) answers
+    from what it kept of each statement, binding only the statements it must.
+    """
+
+    def __len__(self) -> int: ...
+
+    def statement(self, index: int) -> stmt.Statement:
+        """The statement, with spans at its place in the program text."""
+        ...
+
+    def declared_name(self, index: int) -> ast.Identifier | None:
+        """`declared_name(self.statement(index))`."""
+        ...
+
+    def lateness(self) -> tuple[stmt.LatenessStatement, ...]:
+        """The program's LATENESS statements, in order."""
+        ...
+
+    def bind(self, index: int, env: Environment) -> Outcome:
+        """`bind_statement(self.statement(index), env)`, or the same outcome and the
+        same effects on `env`."""
+        ...
+
+
+class InPlace:
+    """The statements of a syntax tree."""
+
+    def __init__(self, program: stmt.Program) -> None:
+        self.statements = program.statements
+
+    def __len__(self) -> int:
+        return len(self.statements)
+
+    def statement(self, index: int) -> stmt.Statement:
+        return self.statements[index]
+
+    def declared_name(self, index: int) -> ast.Identifier | None:
+        return declared_name(self.statements[index])
+
+    def lateness(self) -> tuple[stmt.LatenessStatement, ...]:
+        return tuple(s for s in self.statements if isinstance(s, stmt.LatenessStatement))
+
+    def bind(self, index: int, env: Environment) -> Outcome:
+        return bind_statement(self.statements[index], env)
+
+
+def bind_statements(
+    statements: Statements,
+) -> tuple[Catalog, plan.Plan | None, tuple[Diagnostic, ...]]:
+    """`bind` of the program whose statements these are."""
+    names = [statements.declared_name(index) for index in range(len(statements))]
+    env = Environment(declarations=_declarations(names))
+    collect_lateness(statements.lateness(), env)
     declared: dict[str, Span] = {}
     relations: list[Relation] = []
     views: list[plan.ViewPlan] = []
     queries: list[plan.QueryPlan] = []
     pumps: dict[str, plan.PumpPlan] = {}
-    for statement in program.statements:
-        name = _declared_name(statement)
+    for index, name in enumerate(names):
         is_new = name is None or _declare(name, declared, env)
         env.current = name.value if name is not None else None
-        outcome = _bind_statement(statement, env)
+        outcome = statements.bind(index, env)
         if outcome.query is not None:
             queries.append(outcome.query)
         if outcome.pump is not None:
-            _add_pump(outcome.pump, statement, pumps, env)
+            _add_pump(outcome.pump, statements, index, pumps, env)
         if name is None or not is_new:
             continue
         if outcome.relation is None:
@@ -78,7 +135,8 @@ def bind(program: stmt.Program) -> tuple[Catalog, plan.Plan | None, tuple[Diagno
 
 def _add_pump(
     pump: plan.PumpPlan,
-    statement: stmt.Statement,
+    statements: Statements,
+    index: int,
     pumps: dict[str, plan.PumpPlan],
     env: Environment,
 ) -> None:
@@ -87,6 +145,7 @@ def _add_pump(
     if first is None:
         pumps[pump.name] = pump
         return
+    statement = statements.statement(index)
     assert isinstance(statement, stmt.CreatePump)
     env.report(
         error(
@@ -99,7 +158,7 @@ def _add_pump(
 
 
 @dataclass(frozen=True, slots=True)
-class _Outcome:
+class Outcome:
     """What a statement declares: nothing, a relation, or a view and its plan."""
 
     relation: Relation | None = None
@@ -109,17 +168,18 @@ class _Outcome:
     pump: plan.PumpPlan | None = None
 
 
-def _bind_statement(statement: stmt.Statement, env: Environment) -> _Outcome:
+def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
+    """Bind one statement in `env` (the statements before it; `env.current` is its name)."""
     match statement:
         case stmt.CreateTable() | stmt.CreateStream():
             table = bind_table(statement, env)
-            return _Outcome(table.relation, broken_columns=table.broken_columns)
+            return Outcome(table.relation, broken_columns=table.broken_columns)
         case stmt.CreateView():
             return _bind_view(statement, env)
         case stmt.Insert():
             _bind_insert(statement, "INSERT statements", statement.span.start, env)
         case stmt.CreatePump():
-            return _Outcome(pump=bind_pump(statement, env))
+            return Outcome(pump=bind_pump(statement, env))
         case stmt.LatenessStatement():
             pass  # collected before the statements (see semantic/lateness.py)
         case stmt.QueryStatement():
@@ -133,22 +193,22 @@ def _bind_statement(statement: stmt.Statement, env: Environment) -> _Outcome:
             )
             bound = bind_statement_query(statement.query, env)
             if bound is not None:
-                return _Outcome(query=plan.QueryPlan(bound.rel, is_stream(statement.query)))
+                return Outcome(query=plan.QueryPlan(bound.rel, is_stream(statement.query)))
         case stmt.IncompleteStatement():
             pass  # its syntax error is reported; its name is declared by the caller
-    return _Outcome()
+    return Outcome()
 
 
-def _declarations(program: stmt.Program) -> dict[str, Span]:
+def _declarations(names: list[ast.Identifier | None]) -> dict[str, Span]:
     first: dict[str, Span] = {}
-    for statement in program.statements:
-        name = _declared_name(statement)
+    for name in names:
         if name is not None:
             first.setdefault(name.value, name.span)
     return first
 
 
-def _declared_name(statement: stmt.Statement) -> ast.Identifier | None:
+def declared_name(statement: stmt.Statement) -> ast.Identifier | None:
+    """The relation a statement declares (an abandoned CREATE's too), if any."""
     match statement:
         case stmt.CreateTable() | stmt.CreateStream() | stmt.CreateView():
             return statement.name
@@ -177,11 +237,11 @@ def _declare(name: ast.Identifier, declared: dict[str, Span], env: Environment) 
 # ---------------------------------------------------------------- views
 
 
-def _bind_view(statement: stmt.CreateView, env: Environment) -> _Outcome:
+def _bind_view(statement: stmt.CreateView, env: Environment) -> Outcome:
     bound = bind_statement_query(statement.query, env)
     properties = check_properties(statement.properties, "view", env)
     if bound is None:
-        return _Outcome()
+        return Outcome()
     names = tuple(column.name for column in bound.columns)
     spans = bound.spans
     if statement.columns:
@@ -194,12 +254,12 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> _Outcome:
                     statement.columns_span or statement.name.span,
                 )
             )
-            return _Outcome()
+            return Outcome()
         names = tuple(column.value for column in statement.columns)
         spans = tuple(column.span for column in statement.columns)
         bound = with_column_names(bound, names)
     if not _check_distinct_names(names, spans, env):
-        return _Outcome()
+        return Outcome()
     emit_final = _emit_final(statement, properties, names, env)
     columns = attach_lateness(
         statement.name.value,
@@ -230,7 +290,7 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> _Outcome:
         stream=is_stream(statement.query),
         emit_final_span=item.value_span if item is not None else None,
     )
-    return _Outcome(relation, view)
+    return Outcome(relation, view)
 
 
 def _check_distinct_names(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from backend.compiler.diagnostics import Code, Diagnostic, Note, error
 from backend.compiler.plan.nodes import Expr, Field, OrderCheck, Rel
@@ -12,6 +13,13 @@ from backend.compiler.source import Span
 from backend.compiler.suggest import Budget, did_you_mean
 from backend.compiler.syntax import ast
 from backend.compiler.syntax.statements import LatenessStatement
+
+# How a statement's binding sees the program around it, through `Environment.read`:
+# a relation by name, whether a name is unresolvable, a relation's broken columns,
+# the names of all relations so far, where a name is first declared (anywhere in
+# the program), and the LATENESS statements naming a view.
+ReadKind = Literal["relation", "unresolvable", "broken", "names", "declaration", "lateness"]
+Read = tuple[ReadKind, str, object]
 
 
 @dataclass
@@ -40,6 +48,9 @@ class Environment:
     order_checks: list[OrderCheck] = field(default_factory=list)
     # The cost limit of 'did you mean' hints for the whole program.
     suggestions: Budget = field(default_factory=Budget)
+    # While the compile cache binds one statement: every `read` and its answer, so
+    # that the statement's outcome is reused only where they answer the same.
+    reads: list[Read] | None = None
 
     # Each relation's columns as plan fields, with a name index, built once.
     _shapes: dict[str, tuple[tuple[Field, ...], dict[str, int]]] = field(default_factory=dict)
@@ -52,6 +63,46 @@ class Environment:
             shape = self._shapes[relation.name] = (fields, column_index(fields))
         return shape
 
+    def answer(self, kind: ReadKind, name: str) -> object:
+        """What a statement reading `kind` of `name` sees now (not recorded)."""
+        if kind == "relation":
+            return self.relations.get(name)
+        if kind == "unresolvable":
+            return name in self.unresolvable
+        if kind == "broken":
+            return self.broken_columns.get(name, frozenset())
+        if kind == "names":
+            return tuple(self.relations)
+        if kind == "declaration":
+            return self.declarations.get(name)
+        return tuple(entry for entry in self.lateness.items() if entry[0][0] == name)
+
+    def read(self, kind: ReadKind, name: str) -> object:
+        answer = self.answer(kind, name)
+        if self.reads is not None:
+            self.reads.append((kind, name, answer))
+        return answer
+
+    def relation(self, name: str) -> Relation | None:
+        """The relation declared (and bound) before under `name`."""
+        found = self.read("relation", name)
+        assert found is None or isinstance(found, Relation)
+        return found
+
+    def broken(self, name: str) -> frozenset[str]:
+        """The columns of relation `name` whose type is unknown."""
+        found = self.read("broken", name)
+        assert isinstance(found, frozenset)
+        return found
+
+    def lateness_of(
+        self, view: str
+    ) -> tuple[tuple[tuple[str, str], tuple[Expr | None, LatenessStatement]], ...]:
+        """The LATENESS statements naming `view`, by (view, column), in program order."""
+        found = self.read("lateness", view)
+        assert isinstance(found, tuple)
+        return found
+
     def report(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
 
@@ -63,18 +114,21 @@ class Environment:
 
     def lookup(self, name: ast.Identifier) -> Relation | None:
         """The relation `name` refers to, or None (reported with SQL201 unless known bad)."""
-        relation = self.relations.get(name.value)
-        if relation is not None or name.value in self.unresolvable:
+        relation = self.relation(name.value)
+        if relation is not None or self.read("unresolvable", name.value):
             return relation
         notes: tuple[Note, ...] = ()
-        declared_at = self.declarations.get(name.value)
+        declared_at = self.read("declaration", name.value)
+        assert declared_at is None or isinstance(declared_at, Span)
         if name.value == self.current:
             hint: str | None = "a view cannot read from itself"
         elif declared_at is not None and declared_at.start > name.span.start:
             hint = f"'{name.value}' is declared later in the program; declare it before use"
             notes = (Note(f"'{name.value}' is declared here", declared_at),)
         else:
-            hint = did_you_mean(name.value, self.relations, self.suggestions)
+            names = self.read("names", "")
+            assert isinstance(names, tuple)
+            hint = did_you_mean(name.value, names, self.suggestions)
         self.report(
             error(
                 Code.UNKNOWN_RELATION,

@@ -194,7 +194,7 @@ def resolve_relation(
     if relation is None:
         return None, f"'{name.value}'", frozenset(), None
     columns, index = env.shape_of(relation)
-    broken = env.broken_columns.get(name.value, frozenset())
+    broken = env.broken(name.value)
     return plan.Scan(relation.name, columns, span), describe(relation), broken, index
 
 

@@ -20,11 +20,9 @@ from backend.compiler.suggest import did_you_mean
 from backend.compiler.syntax import statements as stmt
 
 
-def collect_lateness(program: stmt.Program, env: Environment) -> None:
+def collect_lateness(statements: tuple[stmt.LatenessStatement, ...], env: Environment) -> None:
     """Bind every LATENESS statement's value; a second one for a column is an error."""
-    for statement in program.statements:
-        if not isinstance(statement, stmt.LatenessStatement):
-            continue
+    for statement in statements:
         ctx = ExprContext(Scope(), env.diagnostics, env.suggestions, constant_clause="LATENESS")
         value = bind_expr(statement.expr, ctx)
         key = (statement.relation.value, statement.column.value)
@@ -44,7 +42,7 @@ def collect_lateness(program: stmt.Program, env: Environment) -> None:
 
 def attach_lateness(view: str, columns: tuple[Column, ...], env: Environment) -> tuple[Column, ...]:
     """The view's columns with the values of the LATENESS statements naming them."""
-    if not env.lateness:
+    if not env.lateness_of(view):
         return columns
     result = list(columns)
     for position, column in enumerate(columns):

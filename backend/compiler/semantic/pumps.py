@@ -131,6 +131,8 @@ def check_pump_cycles(
 ) -> None:
     """A pump whose rows flow back into its own query (through views and other pumps)
     would feed itself forever within a step: SQL330 at the first pump of each cycle."""
+    if not pumps:
+        return
     readers: dict[str, list[tuple[str, plan.PumpPlan | None]]] = {}
     for view in views:
         for source in scanned(view.query):

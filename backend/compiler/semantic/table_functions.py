@@ -58,7 +58,7 @@ def function_input(
     rel, description, broken, _ = resolve(name, arg.span, env)
     if rel is None or broken:
         return None
-    relation = None if name.value in env.ctes else env.relations.get(name.value)
+    relation = None if name.value in env.ctes else env.relation(name.value)
     return Input(rel, relation, description, arg.span)
 
 

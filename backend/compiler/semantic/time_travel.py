@@ -46,7 +46,7 @@ def bind_system_time(
     rel, description, broken, _ = resolve(item.name, item.name.span, env)
     if rel is None or broken:
         return None
-    relation = None if item.name.value in env.ctes else env.relations.get(item.name.value)
+    relation = None if item.name.value in env.ctes else env.relation(item.name.value)
     source = Input(rel, relation, description, item.name.span)
     span = item.name.span.to(item.as_of.span)
     if is_now(item.as_of):

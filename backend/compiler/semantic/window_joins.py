@@ -191,7 +191,7 @@ def _stream_time(item: ast.FromItem, rel: plan.Rel, env: Environment) -> int | N
     if name.value in env.ctes:
         env.not_supported("a windowed join of a WITH query", name.span)
         return None
-    relation = env.relations.get(name.value)
+    relation = env.relation(name.value)
     if relation is None:
         return None  # reported where the name was resolved
     if relation.kind is RelationKind.VIEW:

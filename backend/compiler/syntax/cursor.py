@@ -27,8 +27,13 @@ class ParseAbort(Exception):
 
 
 class Cursor:
-    def __init__(self, tokens: tuple[Token, ...]) -> None:
+    def __init__(
+        self, tokens: tuple[Token, ...], suggestions: Budget | None = None, origin: int = 0
+    ) -> None:
         self.tokens = tokens
+        # Where the text before the first token ends: the end of the previous `;`
+        # when a piece of a program is parsed on its own (compiler/cache.py).
+        self.origin = origin
         # The keyword or symbol each token spells (None for names, literals, EOF):
         # one list lookup answers "is the next token FROM?" on the hot paths.
         self.keys: list[str | None] = [
@@ -41,7 +46,7 @@ class Cursor:
         self.expected_at = -1
         self.expected: list[str] = []
         self.diagnostics: list[Diagnostic] = []
-        self.suggestions = Budget()
+        self.suggestions = Budget() if suggestions is None else suggestions
         self.nesting = 0
         # Set by CREATE statements once their name is parsed, so that a statement
         # abandoned later still declares its relation (see IncompleteStatement).
@@ -58,7 +63,7 @@ class Cursor:
 
     @property
     def previous_end(self) -> int:
-        return self.tokens[self.pos - 1].end if self.pos else 0
+        return self.tokens[self.pos - 1].end if self.pos else self.origin
 
     def at_word(self, *words: str) -> bool:
         return self.keys[self.pos] in words

@@ -13,7 +13,7 @@ from typing import Literal
 
 from backend.compiler.diagnostics import Diagnostic
 from backend.compiler.source import Span
-from backend.compiler.suggest import did_you_mean
+from backend.compiler.suggest import Budget, did_you_mean
 from backend.compiler.syntax import ast
 from backend.compiler.syntax import expressions as expr_parser
 from backend.compiler.syntax import queries as query_parser
@@ -25,9 +25,16 @@ _QUERY_START = ("select", "with", "values")
 _STATEMENT_EXPECTED = ("CREATE", "INSERT", "LATENESS", "SELECT")
 
 
-def parse(tokens: tuple[Token, ...]) -> tuple[stmt.Program, tuple[Diagnostic, ...]]:
-    """Parse a whole program; never raises for any token sequence."""
-    c = Cursor(tokens)
+def parse(
+    tokens: tuple[Token, ...], suggestions: Budget | None = None, origin: int = 0
+) -> tuple[stmt.Program, tuple[Diagnostic, ...]]:
+    """Parse a whole program; never raises for any token sequence.
+
+    The compile cache (compiler/cache.py) parses a program in pieces, each ending
+    after a `;`: `origin` is where the piece starts, and one `suggestions` budget
+    goes from piece to piece as it would through the whole program.
+    """
+    c = Cursor(tokens, suggestions, origin)
     statements: list[stmt.Statement] = []
     while not c.at_eof():
         if c.accept_symbol(";"):

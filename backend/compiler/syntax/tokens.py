@@ -86,16 +86,37 @@ _TOKEN = re.compile(
 )
 
 
-def tokenize(text: str) -> tuple[tuple[Token, ...], tuple[Diagnostic, ...]]:
-    """Split `text` into tokens ending with one EOF token.
+# What can hide a `;` from the tokenizer (strings, quoted identifiers, comments:
+# the same patterns as in `_TOKEN`), or a `;`. No other token contains any of
+# ' " -- /* ;, so the `;` found here are exactly the tokenizer's `;` tokens.
+_HIDING_OR_SEMICOLON = re.compile(
+    r"""'[^']*(?:''[^']*)*'?|"[^"]*(?:""[^"]*)*"?|--[^\r\n]*|/\*(?:.*?\*/|.*)|;""", re.DOTALL
+)
+
+
+def semicolon_ends(text: str) -> list[int]:
+    """The offset just after each `;` token of `text`, without tokenizing it.
+
+    >>> semicolon_ends("a; 'b;' -- c;\\nd;")
+    [2, 16]
+    """
+    return [match.end() for match in _HIDING_OR_SEMICOLON.finditer(text) if match.group() == ";"]
+
+
+def tokenize(
+    text: str, start: int = 0, end: int | None = None
+) -> tuple[tuple[Token, ...], tuple[Diagnostic, ...]]:
+    """Split `text[start:end]` into tokens ending with one EOF token; offsets are `text`'s.
 
     >>> [t.value for t in tokenize("SELECT \\"Id\\", 'it''s' -- hi")[0]]
     ['select', 'Id', ',', "it's", '']
+    >>> [(t.value, t.start) for t in tokenize("a; b", 2)[0]]
+    [('b', 3), ('', 4)]
     """
     tokens: list[Token] = []
     diagnostics: list[Diagnostic] = []
     append = tokens.append
-    for match in _TOKEN.finditer(text):
+    for match in _TOKEN.finditer(text, start, len(text) if end is None else end):
         kind = match.lastgroup
         assert kind is not None, "the pattern always matches one named alternative"
         start, end = match.span(kind)
@@ -120,7 +141,7 @@ def tokenize(text: str) -> tuple[tuple[Token, ...], tuple[Diagnostic, ...]]:
             append(Token(TokenKind.ERROR, raw, raw, start, end))
         elif kind == "end":
             break
-    eof_at = tokens[-1].end if tokens else 0
+    eof_at = tokens[-1].end if tokens else start
     tokens.append(Token(TokenKind.EOF, "", "", eof_at, eof_at))
     return tuple(tokens), tuple(diagnostics)
 

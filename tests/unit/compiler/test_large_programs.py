@@ -11,7 +11,8 @@ def test_a_thousand_line_program_compiles_with_no_diagnostics() -> None:
     assert text.count("\n") == 1000
     result = compile_program(text)
     assert result.diagnostics == ()
-    assert len(result.to_json()["plan"]["views"]) == 50
+    assert text.count(";") == 200
+    assert len(result.to_json()["plan"]["views"]) == 150
 
 
 def test_errors_everywhere_are_each_reported() -> None:

@@ -1,0 +1,482 @@
+"""The compile cache: re-compiling after an edit redoes only what the edit changed.
+
+The editor compiles the whole program on every keystroke. With a `CompileCache`
+(`compile_program(text, cache)`) the text is cut after every `;` token into
+pieces (`semicolon_ends`: no tokenizing needed) and each piece is tokenized and
+parsed on its own, once per distinct text. The parser resumes after a `;` with
+nothing carried over but its hint budget, so the statements are exactly those
+of the whole text. A piece whose text comes back, wherever it now is, reuses
+its statements, moved (`rebase.shifted`) if text before it changed length.
+
+Each statement's binding is kept with what it read of the program around it
+(`Environment.read`: the relations it named, the names it suggested from, ...)
+and what it did to it (diagnostics, ORDER BY checks, LATENESS statements taken,
+hint budget spent). Where the same reads answer the same, the outcome is reused
+and its effects replayed in program order, so even the order of diagnostics is
+an uncached compile's. A view's streaming analysis is kept with the facts of the
+relations it read, and its plan JSON with it. Two kinds of binding are reused
+only at the very same offset: one that read a place elsewhere in the text
+(where a name is declared, a LATENESS statement) and one whose result holds a
+span outside its own piece (`rebase.spans_within`): moving them could not move
+those spans right.
+
+The JSON of reused views is shared between results: do not modify it. A piece
+not used by the latest two compiles is forgotten, so the cache stays the size
+of the program (and of its previous version).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from functools import partial
+
+from backend.compiler.analysis.lattice import Facts
+from backend.compiler.analysis.streaming import ViewAnalysis, analyse_view
+from backend.compiler.diagnostics import Diagnostic
+from backend.compiler.driver import (
+    CompileResult,
+    CompileState,
+    bind_pass,
+    lower_pass,
+    run_passes,
+    streaming_pass,
+)
+from backend.compiler.lower.spec import ViewJson, view_json
+from backend.compiler.plan.nodes import OrderCheck, ViewPlan
+from backend.compiler.rebase import same_but_spans, shifted, spans_within
+from backend.compiler.semantic.binder import Outcome, bind_statement, declared_name
+from backend.compiler.semantic.environment import Environment, Read
+from backend.compiler.source import Source
+from backend.compiler.suggest import Budget
+from backend.compiler.syntax import statements as stmt
+from backend.compiler.syntax.ast import Identifier
+from backend.compiler.syntax.parser import parse
+from backend.compiler.syntax.tokens import semicolon_ends, tokenize
+
+
+@dataclass(frozen=True, slots=True)
+class CacheStats:
+    """Pieces of text parsed or reused, statements bound or reused, views analysed
+    or reused."""
+
+    parse_hits: int = 0
+    parse_misses: int = 0
+    bind_hits: int = 0
+    bind_misses: int = 0
+    analysis_hits: int = 0
+    analysis_misses: int = 0
+
+    def __add__(self, other: CacheStats) -> CacheStats:
+        return CacheStats(
+            self.parse_hits + other.parse_hits,
+            self.parse_misses + other.parse_misses,
+            self.bind_hits + other.bind_hits,
+            self.bind_misses + other.bind_misses,
+            self.analysis_hits + other.analysis_hits,
+            self.analysis_misses + other.analysis_misses,
+        )
+
+
+@dataclass(slots=True)
+class _Analysed:
+    """A view's streaming analysis: from `view`, with `reads` the facts it read."""
+
+    view: ViewPlan
+    reads: tuple[tuple[str, Facts | None], ...]
+    result: ViewAnalysis
+    json: ViewJson | None = None  # of result.view
+
+
+@dataclass(slots=True)
+class _Bound:
+    """What binding one statement did, with spans as at `start` (its piece's)."""
+
+    serial: int  # new for each binding: the same serial, the same outcome but spans
+    start: int
+    length: int  # of its piece
+    # Where the spans of its view's query are: they move only when needed (see
+    # `_analyse_view`, `CompileResult.plan`), being most of a view's spans.
+    query_start: int
+    used: int  # the compile that last used it: once per compile, so one `start`
+    reads: tuple[Read, ...]
+    # For each read, the serial of the binding that produced the relation it found.
+    read_serials: list[int | None]
+    in_place: bool  # reused only at `start`, its reads compared spans and all
+    budget_before: int
+    budget_used: int
+    outcome: Outcome
+    diagnostics: tuple[Diagnostic, ...]
+    order_checks: tuple[OrderCheck, ...]
+    lateness_taken: tuple[tuple[str, str], ...]  # keys it removed from env.lateness
+    analysed: _Analysed | None = None
+
+
+@dataclass(slots=True)
+class _Piece:
+    """What a piece of text (up to and with its `;`) parsed to, spans as at `start`
+    (its diagnostics' as at `diagnostics_start`: each moves only when it is used)."""
+
+    length: int
+    start: int
+    statements: tuple[stmt.Statement, ...]
+    diagnostics_start: int
+    token_diagnostics: tuple[Diagnostic, ...]
+    parse_diagnostics: tuple[Diagnostic, ...]
+    budget_before: int
+    budget_used: int
+    bound: list[_Bound | None]
+    seen: int  # the compile that last used it
+
+    def statements_at(self, start: int) -> tuple[stmt.Statement, ...]:
+        if start != self.start:
+            self.statements = shifted(self.statements, start - self.start)
+            self.start = start
+        return self.statements
+
+    def diagnostics_at(self, start: int) -> tuple[tuple[Diagnostic, ...], tuple[Diagnostic, ...]]:
+        """Its tokenizer's and its parser's diagnostics."""
+        if start != self.diagnostics_start:
+            delta = start - self.diagnostics_start
+            self.token_diagnostics = shifted(self.token_diagnostics, delta)
+            self.parse_diagnostics = shifted(self.parse_diagnostics, delta)
+            self.diagnostics_start = start
+        return self.token_diagnostics, self.parse_diagnostics
+
+
+def _fits(before: int, used: int, remaining: int) -> bool:
+    """Whether work that spent `used` of a hint budget of `before` spends the same
+    with `remaining`: it never ran out, and `remaining` covers it (or is the same)."""
+    return remaining == before or (before > used and remaining >= used)
+
+
+class CompileCache:
+    """What the statements of one editor's program compiled to in its latest compiles.
+
+    Safe to share between threads: a compile holds the cache's lock.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pieces: dict[str, _Piece] = {}
+        self._compiles = 0
+        self._serials = itertools.count()
+        self._total = CacheStats()
+        self._last = CacheStats()
+        self._counts = dict.fromkeys(CacheStats.__slots__, 0)  # during a compile
+        # During a compile, by id(): the binding that produced a relation or a
+        # view, and the binding whose analysis produced a view.
+        self._producers: dict[int, _Bound] = {}
+        self._analysed_by: dict[int, _Bound] = {}
+
+    @property
+    def stats(self) -> CacheStats:
+        """Counts over every compile so far."""
+        return self._total
+
+    @property
+    def last(self) -> CacheStats:
+        """Counts of the latest compile."""
+        return self._last
+
+    def __len__(self) -> int:
+        """How many pieces of text are kept."""
+        return len(self._pieces)
+
+    def compile(self, text: str) -> CompileResult:
+        """`compile_program(text)`, reusing what this cache kept."""
+        with self._lock:
+            self._compiles += 1
+            self._counts = dict.fromkeys(self._counts, 0)
+            passes = (
+                self._syntax_pass,
+                bind_pass,
+                partial(streaming_pass, view_step=self._analyse_view),
+                partial(lower_pass, each_view=self._view_json),
+            )
+            try:
+                result = run_passes(Source(text), passes)
+                return replace(result, unplaced=self._unplaced(result))
+            finally:
+                self._producers.clear()
+                self._analysed_by.clear()
+                self._forget_unused()
+                self._last = CacheStats(**self._counts)
+                self._total += self._last
+
+    def _unplaced(self, result: CompileResult) -> tuple[tuple[ViewPlan, int], ...]:
+        """The views of the result whose query spans have yet to move, and by how much."""
+        if result.stored_plan is None:
+            return ()
+        found = []
+        for view in result.stored_plan.views:
+            bound = self._analysed_by.get(id(view))
+            if bound is not None and bound.query_start != bound.start:
+                found.append((view, bound.start - bound.query_start))
+        return tuple(found)
+
+    def _forget_unused(self) -> None:
+        oldest = self._compiles - 1
+        stale = [text for text, piece in self._pieces.items() if piece.seen < oldest]
+        for text in stale:
+            del self._pieces[text]
+
+    def _count(self, what: str) -> None:
+        self._counts[what] += 1
+
+    # ---------------------------------------------------------------- parsing
+
+    def _syntax_pass(self, state: CompileState) -> CompileState:
+        """tokenize_pass and parse_pass, piece by piece."""
+        text = state.source.text
+        ends = semicolon_ends(text)
+        if not ends or ends[-1] != len(text):
+            ends.append(len(text))
+        budget = Budget()
+        token_diagnostics: list[Diagnostic] = []
+        parse_diagnostics: list[Diagnostic] = []
+        placed: list[tuple[_Piece, int, int]] = []
+        start = 0
+        for end in ends:
+            piece = self._parsed(text, start, end, budget.remaining)
+            budget.remaining -= piece.budget_used
+            found_by_tokenizer, found_by_parser = piece.diagnostics_at(start)
+            token_diagnostics.extend(found_by_tokenizer)
+            parse_diagnostics.extend(found_by_parser)
+            placed.extend((piece, start, index) for index in range(len(piece.statements)))
+            start = end
+        diagnostics = state.diagnostics + tuple(token_diagnostics) + tuple(parse_diagnostics)
+        return replace(state, diagnostics=diagnostics, statements=_Statements(self, placed))
+
+    def _parsed(self, text: str, start: int, end: int, budget: int) -> _Piece:
+        key = text[start:end]
+        piece = self._pieces.get(key)
+        if piece is not None and _fits(piece.budget_before, piece.budget_used, budget):
+            self._count("parse_hits")
+        else:
+            self._count("parse_misses")
+            tokens, token_diagnostics = tokenize(text, start, end)
+            suggestions = Budget(budget)
+            program, parse_diagnostics = parse(tokens, suggestions, origin=start)
+            piece = _Piece(
+                end - start,
+                start,
+                program.statements,
+                start,
+                token_diagnostics,
+                parse_diagnostics,
+                budget,
+                budget - suggestions.remaining,
+                [None] * len(program.statements),
+                self._compiles,
+            )
+            self._pieces[key] = piece
+        piece.seen = self._compiles
+        return piece
+
+    # ---------------------------------------------------------------- binding
+
+    def bind(self, piece: _Piece, start: int, index: int, env: Environment) -> Outcome:
+        """`bind_statement` of statement `index` of `piece` at `start`, or its replay."""
+        bound = piece.bound[index]
+        if (
+            bound is not None
+            and bound.used != self._compiles
+            and self._replayable(bound, start, env)
+        ):
+            self._count("bind_hits")
+            _replay(bound, start, env)
+        else:
+            self._count("bind_misses")
+            bound = self._bind_recorded(piece, start, index, env)
+            piece.bound[index] = bound
+        bound.used = self._compiles
+        outcome = bound.outcome
+        if outcome.relation is not None:
+            self._producers[id(outcome.relation)] = bound
+        if outcome.view is not None:
+            self._producers[id(outcome.view)] = bound
+        return outcome
+
+    def _replayable(self, bound: _Bound, start: int, env: Environment) -> bool:
+        if bound.in_place and start != bound.start:
+            return False
+        if not _fits(bound.budget_before, bound.budget_used, env.suggestions.remaining):
+            return False
+        for position, (kind, name, answer) in enumerate(bound.reads):
+            now = env.answer(kind, name)
+            if bound.in_place:
+                if now != answer:
+                    return False
+                continue
+            producer = self._producers.get(id(now))
+            if producer is not None and producer.serial == bound.read_serials[position]:
+                continue  # the same binding's relation, maybe moved
+            if not same_but_spans(now, answer):
+                return False
+            bound.read_serials[position] = None if producer is None else producer.serial
+        return True
+
+    def _bind_recorded(self, piece: _Piece, start: int, index: int, env: Environment) -> _Bound:
+        statement = piece.statements_at(start)[index]
+        assert not env.ctes, "WITH queries are in scope only inside their statement"
+        diagnostics_mark = len(env.diagnostics)
+        checks_mark = len(env.order_checks)
+        budget_before = env.suggestions.remaining
+        lateness_before = tuple(env.lateness)
+        env.reads = []
+        try:
+            outcome = bind_statement(statement, env)
+            reads = tuple(env.reads)
+        finally:
+            env.reads = None
+        diagnostics = tuple(env.diagnostics[diagnostics_mark:])
+        order_checks = tuple(env.order_checks[checks_mark:])
+        in_place = any(_read_elsewhere(read) for read in reads) or not spans_within(
+            (outcome, diagnostics, order_checks), start, start + piece.length
+        )
+        serials: list[int | None] = []
+        for _, _, answer in reads:
+            producer = self._producers.get(id(answer))
+            serials.append(None if producer is None else producer.serial)
+        return _Bound(
+            next(self._serials),
+            start,
+            piece.length,
+            start,
+            self._compiles,
+            reads,
+            serials,
+            in_place,
+            budget_before,
+            budget_before - env.suggestions.remaining,
+            outcome,
+            diagnostics,
+            order_checks,
+            tuple(key for key in lateness_before if key not in env.lateness),
+        )
+
+    # ---------------------------------------------------------------- analysis, JSON
+
+    def _analyse_view(self, view: ViewPlan, known: Mapping[str, Facts]) -> ViewAnalysis:
+        bound = self._producers.get(id(view))
+        analysed = bound.analysed if bound is not None else None
+        if (
+            analysed is not None
+            and analysed.view is view
+            and all(known.get(name) == facts for name, facts in analysed.reads)
+        ):
+            self._count("analysis_hits")
+        else:
+            self._count("analysis_misses")
+            if bound is not None and bound.query_start != bound.start:
+                assert bound.outcome.view is view
+                view = replace(view, query=shifted(view.query, bound.start - bound.query_start))
+                bound.outcome = replace(bound.outcome, view=view)
+                bound.query_start = bound.start
+            reading = _Reading(known)
+            analysed = _Analysed(view, (), analyse_view(view, reading))
+            analysed.reads = tuple(reading.reads.items())
+            if bound is not None:
+                bound.analysed = analysed
+                end = bound.start + bound.length
+                if not spans_within(analysed.result.diagnostics, bound.start, end):
+                    bound.in_place = True
+        if bound is not None:
+            self._analysed_by[id(analysed.result.view)] = bound
+        return analysed.result
+
+    def _view_json(self, view: ViewPlan) -> ViewJson:
+        bound = self._analysed_by.get(id(view))
+        analysed = bound.analysed if bound is not None else None
+        if analysed is None or analysed.result.view is not view:
+            return view_json(view)
+        if analysed.json is None:
+            analysed.json = view_json(view)
+        return analysed.json
+
+
+def _replay(bound: _Bound, start: int, env: Environment) -> None:
+    if start != bound.start:
+        delta = start - bound.start
+        analysed = bound.analysed
+        view = bound.outcome.view
+        # A view's query is shared by its outcome and its analysis, and left in place.
+        outcome, analysis = shifted(
+            (bound.outcome, None if analysed is None else (analysed.view, analysed.result)),
+            delta,
+            keep=() if view is None else (view.query,),
+        )
+        bound.outcome = outcome
+        if analysed is not None and analysis is not None:
+            analysed.view, analysed.result = analysis
+        bound.diagnostics, bound.order_checks = shifted(
+            (bound.diagnostics, bound.order_checks), delta
+        )
+        bound.start = start
+    env.diagnostics.extend(bound.diagnostics)
+    env.order_checks.extend(bound.order_checks)
+    for key in bound.lateness_taken:
+        del env.lateness[key]
+    env.suggestions.remaining -= bound.budget_used
+
+
+def _read_elsewhere(read: Read) -> bool:
+    """A read whose answer is a place in the text outside the statement."""
+    kind, _, answer = read
+    return (kind == "declaration" and answer is not None) or (kind == "lateness" and bool(answer))
+
+
+class _Reading(Mapping[str, Facts]):
+    """The facts known so far, noting which a view's analysis looked up."""
+
+    def __init__(self, known: Mapping[str, Facts]) -> None:
+        self.known = known
+        self.reads: dict[str, Facts | None] = {}
+
+    def __getitem__(self, name: str) -> Facts:
+        found = self.known.get(name)
+        self.reads[name] = found
+        if found is None:
+            raise KeyError(name)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        raise TypeError("an analysis reads facts by name only")
+
+    def __len__(self) -> int:
+        raise TypeError("an analysis reads facts by name only")
+
+
+class _Statements:
+    """The statements of one compile, as kept in the cache's pieces (binder.Statements)."""
+
+    def __init__(self, cache: CompileCache, placed: list[tuple[_Piece, int, int]]) -> None:
+        self.cache = cache
+        self.placed = placed
+
+    def __len__(self) -> int:
+        return len(self.placed)
+
+    def statement(self, index: int) -> stmt.Statement:
+        piece, start, position = self.placed[index]
+        return piece.statements_at(start)[position]
+
+    def declared_name(self, index: int) -> Identifier | None:
+        piece, start, position = self.placed[index]
+        return shifted(declared_name(piece.statements[position]), start - piece.start)
+
+    def lateness(self) -> tuple[stmt.LatenessStatement, ...]:
+        found = []
+        for index, (piece, _, position) in enumerate(self.placed):
+            if isinstance(piece.statements[position], stmt.LatenessStatement):
+                statement = self.statement(index)
+                assert isinstance(statement, stmt.LatenessStatement)
+                found.append(statement)
+        return tuple(found)
+
+    def bind(self, index: int, env: Environment) -> Outcome:
+        piece, start, position = self.placed[index]
+        return self.cache.bind(piece, start, position, env)
