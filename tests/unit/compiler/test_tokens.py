@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from backend.compiler.diagnostics import Code
 from backend.compiler.source import Span
-from backend.compiler.syntax.tokens import Token, TokenKind, tokenize
+from backend.compiler.syntax.tokens import Token, TokenKind, semicolon_ends, tokenize
 
 
 def kinds_and_values(text: str) -> list[tuple[TokenKind, str]]:
@@ -100,3 +103,24 @@ def test_empty_quoted_identifier_is_an_error() -> None:
 
 def test_unicode_letters_form_identifiers() -> None:
     assert kinds_and_values("Café_Crème")[0] == (TokenKind.WORD, "café_crème")
+
+
+LEXICAL_FRAGMENTS = [
+    ";", "'", "''", '"', '""', "--", "/*", "*/", "-", "/", "*", "\n", "\r", " ", "a", "1",
+    "1e-", "1.", ".5", "e", "é", "@", "\ufeff",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LEXICAL_FRAGMENTS) | st.text(max_size=3), max_size=40).map("".join))
+def test_semicolon_ends_are_the_ends_of_the_semicolon_tokens(text: str) -> None:
+    tokens, _ = tokenize(text)
+    semicolons = [t.end for t in tokens if t.kind is TokenKind.SYMBOL and t.value == ";"]
+    assert semicolon_ends(text) == semicolons
+
+
+def test_a_piece_of_text_is_tokenized_in_place() -> None:
+    text = "a; 'b'"
+    tokens, _ = tokenize(text, 2)
+    assert [(t.value, t.start, t.end) for t in tokens] == [("b", 3, 6), ("", 6, 6)]
+    assert tokenize(text, 2, 2)[0] == (Token(TokenKind.EOF, "", "", 2, 2),)
