@@ -118,7 +118,9 @@ class ValidateApi(APIView):
     def post(self, request: Request) -> Response:
         data = SqlInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(services.program_validate(sql=data.validated_data["sql"]))
+        return Response(
+            services.program_validate(sql=data.validated_data["sql"], user=request.user)
+        )
 
 
 class ProgramListApi(APIView):

@@ -11,13 +11,19 @@ from backend.accounts.quotas import require_program_room
 from backend.accounts.selectors import user_teams
 from backend.compiler import compile_program
 from backend.core.errors import ApplicationError, Conflict, NotFound
+from backend.programs import compile_caches
 from backend.programs.models import Program, ProgramVersion
 from backend.programs.selectors import visible_programs
 
 
-def program_validate(*, sql: str) -> dict[str, Any]:
-    """Compile text without saving it: diagnostics, catalog and plan (the IDE draws its graph)."""
-    result = compile_program(sql).to_json()
+def program_validate(*, sql: str, user: AbstractBaseUser | None = None) -> dict[str, Any]:
+    """Compile text without saving it: diagnostics, catalog and plan (the IDE draws its graph).
+
+    The editor validates on every keystroke: the user's compile cache keeps what
+    the statements that did not change compiled to.
+    """
+    cache = None if user is None else compile_caches.CACHES.of(user.pk)
+    result = compile_program(sql, cache).to_json()
     return {
         "diagnostics": result["diagnostics"],
         "catalog": result["catalog"],
