@@ -8,17 +8,19 @@ nothing carried over but its hint budget, so the statements are exactly those
 of the whole text. A piece whose text comes back, wherever it now is, reuses
 its statements, moved (`rebase.shifted`) if text before it changed length.
 
-Each statement's binding is kept with what it read of the program around it
-(`Environment.read`: the relations it named, the names it suggested from, ...)
-and what it did to it (diagnostics, ORDER BY checks, LATENESS statements taken,
-hint budget spent). Where the same reads answer the same, the outcome is reused
-and its effects replayed in program order, so even the order of diagnostics is
-an uncached compile's. A view's streaming analysis is kept with the facts of the
-relations it read, and its plan JSON with it. Two kinds of binding are reused
-only at the very same offset: one that read a place elsewhere in the text
-(where a name is declared, a LATENESS statement) and one whose result holds a
-span outside its own piece (`rebase.spans_within`): moving them could not move
-those spans right.
+Each statement's binding is kept (recorded.py) with what it read of the program
+around it (`Environment.read`: the relations it named, the names it suggested
+from, ...) and what it did to it (diagnostics, ORDER BY checks, LATENESS
+statements taken, hint budget spent). Where the same reads answer the same, the
+outcome is reused and its effects replayed in program order, so even the order
+of diagnostics is an uncached compile's. A view's streaming analysis is kept
+with the facts of the relations it read, and its plan JSON with it. Two kinds of
+binding are reused only at the very same offset: one that read a place
+elsewhere in the text (where a name is declared, a LATENESS statement) and one
+whose result holds a span outside its own piece (`rebase.spans_within`): moving
+them could not move those spans right. A view's query, most of its spans, moves
+only when its analysis must run again or `CompileResult.plan` is read (the
+JSON has no spans): `CompileResult.unplaced`.
 
 The JSON of reused views is shared between results: do not modify it. A piece
 not used by the latest two compiles is forgotten, so the cache stays the size
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -45,10 +47,19 @@ from backend.compiler.driver import (
     streaming_pass,
 )
 from backend.compiler.lower.spec import ViewJson, view_json
-from backend.compiler.plan.nodes import OrderCheck, ViewPlan
-from backend.compiler.rebase import same_but_spans, shifted, spans_within
-from backend.compiler.semantic.binder import Outcome, bind_statement, declared_name
-from backend.compiler.semantic.environment import Environment, Read
+from backend.compiler.plan.nodes import ViewPlan
+from backend.compiler.rebase import shifted, spans_within
+from backend.compiler.recorded import (
+    Analysed,
+    Bound,
+    Reading,
+    fits,
+    record_binding,
+    replay,
+    replayable,
+)
+from backend.compiler.semantic.binder import Outcome, declared_name
+from backend.compiler.semantic.environment import Environment
 from backend.compiler.source import Source
 from backend.compiler.suggest import Budget
 from backend.compiler.syntax import statements as stmt
@@ -81,40 +92,6 @@ class CacheStats:
 
 
 @dataclass(slots=True)
-class _Analysed:
-    """A view's streaming analysis: from `view`, with `reads` the facts it read."""
-
-    view: ViewPlan
-    reads: tuple[tuple[str, Facts | None], ...]
-    result: ViewAnalysis
-    json: ViewJson | None = None  # of result.view
-
-
-@dataclass(slots=True)
-class _Bound:
-    """What binding one statement did, with spans as at `start` (its piece's)."""
-
-    serial: int  # new for each binding: the same serial, the same outcome but spans
-    start: int
-    length: int  # of its piece
-    # Where the spans of its view's query are: they move only when needed (see
-    # `_analyse_view`, `CompileResult.plan`), being most of a view's spans.
-    query_start: int
-    used: int  # the compile that last used it: once per compile, so one `start`
-    reads: tuple[Read, ...]
-    # For each read, the serial of the binding that produced the relation it found.
-    read_serials: list[int | None]
-    in_place: bool  # reused only at `start`, its reads compared spans and all
-    budget_before: int
-    budget_used: int
-    outcome: Outcome
-    diagnostics: tuple[Diagnostic, ...]
-    order_checks: tuple[OrderCheck, ...]
-    lateness_taken: tuple[tuple[str, str], ...]  # keys it removed from env.lateness
-    analysed: _Analysed | None = None
-
-
-@dataclass(slots=True)
 class _Piece:
     """What a piece of text (up to and with its `;`) parsed to, spans as at `start`
     (its diagnostics' as at `diagnostics_start`: each moves only when it is used)."""
@@ -127,7 +104,7 @@ class _Piece:
     parse_diagnostics: tuple[Diagnostic, ...]
     budget_before: int
     budget_used: int
-    bound: list[_Bound | None]
+    bound: list[Bound | None]
     seen: int  # the compile that last used it
 
     def statements_at(self, start: int) -> tuple[stmt.Statement, ...]:
@@ -146,12 +123,6 @@ class _Piece:
         return self.token_diagnostics, self.parse_diagnostics
 
 
-def _fits(before: int, used: int, remaining: int) -> bool:
-    """Whether work that spent `used` of a hint budget of `before` spends the same
-    with `remaining`: it never ran out, and `remaining` covers it (or is the same)."""
-    return remaining == before or (before > used and remaining >= used)
-
-
 class CompileCache:
     """What the statements of one editor's program compiled to in its latest compiles.
 
@@ -168,8 +139,8 @@ class CompileCache:
         self._counts = dict.fromkeys(CacheStats.__slots__, 0)  # during a compile
         # During a compile, by id(): the binding that produced a relation or a
         # view, and the binding whose analysis produced a view.
-        self._producers: dict[int, _Bound] = {}
-        self._analysed_by: dict[int, _Bound] = {}
+        self._producers: dict[int, Bound] = {}
+        self._analysed_by: dict[int, Bound] = {}
 
     @property
     def stats(self) -> CacheStats:
@@ -181,7 +152,8 @@ class CompileCache:
         """Counts of the latest compile."""
         return self._last
 
-    def __len__(self) -> int:
+    @property
+    def size(self) -> int:
         """How many pieces of text are kept."""
         return len(self._pieces)
 
@@ -213,7 +185,12 @@ class CompileCache:
         found = []
         for view in result.stored_plan.views:
             bound = self._analysed_by.get(id(view))
-            if bound is not None and bound.query_start != bound.start:
+            if (
+                bound is not None
+                and bound.query_start != bound.start
+                and bound.outcome.view is not None
+                and view.query is bound.outcome.view.query  # (a query the analysis kept)
+            ):
                 found.append((view, bound.start - bound.query_start))
         return tuple(found)
 
@@ -253,7 +230,7 @@ class CompileCache:
     def _parsed(self, text: str, start: int, end: int, budget: int) -> _Piece:
         key = text[start:end]
         piece = self._pieces.get(key)
-        if piece is not None and _fits(piece.budget_before, piece.budget_used, budget):
+        if piece is not None and fits(piece.budget_before, piece.budget_used, budget):
             self._count("parse_hits")
         else:
             self._count("parse_misses")
@@ -284,13 +261,17 @@ class CompileCache:
         if (
             bound is not None
             and bound.used != self._compiles
-            and self._replayable(bound, start, env)
+            and replayable(bound, start, env, self._producers)
         ):
             self._count("bind_hits")
-            _replay(bound, start, env)
+            replay(bound, start, env)
         else:
             self._count("bind_misses")
-            bound = self._bind_recorded(piece, start, index, env)
+            statement = piece.statements_at(start)[index]
+            serial = next(self._serials)
+            bound = record_binding(
+                statement, start, piece.length, env, self._producers, serial, self._compiles
+            )
             piece.bound[index] = bound
         bound.used = self._compiles
         outcome = bound.outcome
@@ -299,64 +280,6 @@ class CompileCache:
         if outcome.view is not None:
             self._producers[id(outcome.view)] = bound
         return outcome
-
-    def _replayable(self, bound: _Bound, start: int, env: Environment) -> bool:
-        if bound.in_place and start != bound.start:
-            return False
-        if not _fits(bound.budget_before, bound.budget_used, env.suggestions.remaining):
-            return False
-        for position, (kind, name, answer) in enumerate(bound.reads):
-            now = env.answer(kind, name)
-            if bound.in_place:
-                if now != answer:
-                    return False
-                continue
-            producer = self._producers.get(id(now))
-            if producer is not None and producer.serial == bound.read_serials[position]:
-                continue  # the same binding's relation, maybe moved
-            if not same_but_spans(now, answer):
-                return False
-            bound.read_serials[position] = None if producer is None else producer.serial
-        return True
-
-    def _bind_recorded(self, piece: _Piece, start: int, index: int, env: Environment) -> _Bound:
-        statement = piece.statements_at(start)[index]
-        assert not env.ctes, "WITH queries are in scope only inside their statement"
-        diagnostics_mark = len(env.diagnostics)
-        checks_mark = len(env.order_checks)
-        budget_before = env.suggestions.remaining
-        lateness_before = tuple(env.lateness)
-        env.reads = []
-        try:
-            outcome = bind_statement(statement, env)
-            reads = tuple(env.reads)
-        finally:
-            env.reads = None
-        diagnostics = tuple(env.diagnostics[diagnostics_mark:])
-        order_checks = tuple(env.order_checks[checks_mark:])
-        in_place = any(_read_elsewhere(read) for read in reads) or not spans_within(
-            (outcome, diagnostics, order_checks), start, start + piece.length
-        )
-        serials: list[int | None] = []
-        for _, _, answer in reads:
-            producer = self._producers.get(id(answer))
-            serials.append(None if producer is None else producer.serial)
-        return _Bound(
-            next(self._serials),
-            start,
-            piece.length,
-            start,
-            self._compiles,
-            reads,
-            serials,
-            in_place,
-            budget_before,
-            budget_before - env.suggestions.remaining,
-            outcome,
-            diagnostics,
-            order_checks,
-            tuple(key for key in lateness_before if key not in env.lateness),
-        )
 
     # ---------------------------------------------------------------- analysis, JSON
 
@@ -376,8 +299,8 @@ class CompileCache:
                 view = replace(view, query=shifted(view.query, bound.start - bound.query_start))
                 bound.outcome = replace(bound.outcome, view=view)
                 bound.query_start = bound.start
-            reading = _Reading(known)
-            analysed = _Analysed(view, (), analyse_view(view, reading))
+            reading = Reading(known)
+            analysed = Analysed(view, (), analyse_view(view, reading))
             analysed.reads = tuple(reading.reads.items())
             if bound is not None:
                 bound.analysed = analysed
@@ -396,58 +319,6 @@ class CompileCache:
         if analysed.json is None:
             analysed.json = view_json(view)
         return analysed.json
-
-
-def _replay(bound: _Bound, start: int, env: Environment) -> None:
-    if start != bound.start:
-        delta = start - bound.start
-        analysed = bound.analysed
-        view = bound.outcome.view
-        # A view's query is shared by its outcome and its analysis, and left in place.
-        outcome, analysis = shifted(
-            (bound.outcome, None if analysed is None else (analysed.view, analysed.result)),
-            delta,
-            keep=() if view is None else (view.query,),
-        )
-        bound.outcome = outcome
-        if analysed is not None and analysis is not None:
-            analysed.view, analysed.result = analysis
-        bound.diagnostics, bound.order_checks = shifted(
-            (bound.diagnostics, bound.order_checks), delta
-        )
-        bound.start = start
-    env.diagnostics.extend(bound.diagnostics)
-    env.order_checks.extend(bound.order_checks)
-    for key in bound.lateness_taken:
-        del env.lateness[key]
-    env.suggestions.remaining -= bound.budget_used
-
-
-def _read_elsewhere(read: Read) -> bool:
-    """A read whose answer is a place in the text outside the statement."""
-    kind, _, answer = read
-    return (kind == "declaration" and answer is not None) or (kind == "lateness" and bool(answer))
-
-
-class _Reading(Mapping[str, Facts]):
-    """The facts known so far, noting which a view's analysis looked up."""
-
-    def __init__(self, known: Mapping[str, Facts]) -> None:
-        self.known = known
-        self.reads: dict[str, Facts | None] = {}
-
-    def __getitem__(self, name: str) -> Facts:
-        found = self.known.get(name)
-        self.reads[name] = found
-        if found is None:
-            raise KeyError(name)
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        raise TypeError("an analysis reads facts by name only")
-
-    def __len__(self) -> int:
-        raise TypeError("an analysis reads facts by name only")
 
 
 class _Statements:

@@ -13,6 +13,7 @@ import dataclasses
 import enum
 from typing import Any, TypeVar
 
+from backend.compiler.analysis.lattice import Facts
 from backend.compiler.plan.nodes import Field
 from backend.compiler.semantic.types import SqlType
 from backend.compiler.source import Span
@@ -22,13 +23,14 @@ T = TypeVar("T")
 # Types of values without spans inside: kept as they are, not walked. A `dict`
 # is a name index computed from its owner's fields (`Relation._index`). Enum
 # types join the set when first met: it is a memo of types, which never change.
-_LEAVES: set[type] = {str, int, float, bool, type(None), frozenset, dict, SqlType, Field}
+_LEAVES: set[type] = {str, int, float, bool, type(None), frozenset, dict, SqlType, Field, Facts}
 # The field names of each dataclass met so far (a memo of class layouts, too).
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def shifted(value: T, delta: int, keep: tuple[object, ...] = ()) -> T:
-    """`value` with every span in it moved by `delta` characters, but those in `keep`.
+    """`value` with every span in it moved by `delta` characters, but for the nodes
+    in `keep` (dataclass instances), which stay as they are wherever they are met.
 
     >>> from backend.compiler.syntax.ast import Identifier
     >>> a, b = Identifier("a", False, Span(3, 4)), Identifier("b", False, Span(5, 6))

@@ -24,7 +24,7 @@ def test_only_the_caches_of_the_latest_users_are_kept() -> None:
     caches.of(3)
     assert len(caches) == 2
     assert caches.of(1) is first
-    assert caches.of(2) is not None and len(caches.of(2)) == 0  # a new, empty cache
+    assert caches.of(2) is not None and caches.of(2).size == 0  # a new, empty cache
 
 
 def test_threads_taking_caches_at_once_share_one_cache_per_user() -> None:

@@ -72,9 +72,9 @@ def test_pieces_not_used_by_the_last_two_compiles_are_forgotten() -> None:
     cache = CompileCache()
     compile_program(PROGRAM, cache)
     compile_program("CREATE TABLE a (x INT);", cache)
-    assert len(cache) == 6  # this program's piece and the previous one's five
+    assert cache.size == 6  # this program's piece and the previous one's five
     compile_program("CREATE TABLE b (x INT);", cache)
-    assert len(cache) == 2
+    assert cache.size == 2
 
 
 def test_results_stay_exact_when_the_hint_budget_runs_out() -> None:
