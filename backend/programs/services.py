@@ -22,7 +22,9 @@ def program_validate(*, sql: str, user: AbstractBaseUser | None = None) -> dict[
     The editor validates on every keystroke: the user's compile cache keeps what
     the statements that did not change compiled to.
     """
-    cache = None if user is None else compile_caches.CACHES.of(user.pk)
+    cache = None
+    if user is not None and len(sql) <= compile_caches.MAX_CHARS:
+        cache = compile_caches.CACHES.of(user.pk)
     result = compile_program(sql, cache).to_json()
     return {
         "diagnostics": result["diagnostics"],
