@@ -122,3 +122,34 @@ def test_one_cache_compiles_correctly_from_several_threads_at_once() -> None:
     # Every statement of every compile counted once: no compile saw another's counts.
     assert cache.stats.bind_hits + cache.stats.bind_misses == 4 * 20 * len(texts) * 4
     assert cache.stats.bind_hits > 0
+
+
+def test_a_statement_that_read_a_place_elsewhere_follows_that_place() -> None:
+    # v's diagnostic notes where t is declared (later): moving only t's statement
+    # must move the note, although v's text and place did not change.
+    cache = CompileCache()
+    program = "CREATE VIEW v AS SELECT a FROM t;\nCREATE TABLE t (a INT);\n"
+    compile_program(program, cache)
+    moved = program.replace("\nCREATE TABLE", "\n\n-- t:\nCREATE TABLE")
+    result = compile_program(moved, cache)
+    assert result.diagnostics[0].notes[0].span.start == moved.index("t (a INT)")
+    assert result == compile_program(moved)
+
+
+def test_a_view_with_a_lateness_statement_stays_exact_when_either_moves() -> None:
+    # The view's binding reports a LATENESS of the wrong type at the LATENESS
+    # statement: moving only one of them must move the report, or not.
+    table, view = "CREATE TABLE t (ts INT);\n", "CREATE VIEW v AS SELECT ts FROM t;\n"
+    lateness = "LATENESS v.ts INTERVAL '1' HOUR;\n"
+    for program in (table + view + lateness, lateness + table + view):
+        cache = CompileCache()
+        assert [d.code.value for d in compile_program(program, cache).diagnostics] == ["SQL206"]
+        for edited in (
+            program.replace("LATENESS", "\nLATENESS"),
+            program.replace("CREATE VIEW", "-- v\nCREATE VIEW"),
+            # Another statement before the view: the view's own text is unchanged.
+            program.replace("CREATE VIEW", "CREATE TABLE u (x INT);\nCREATE VIEW"),
+            "\n" + program,
+        ):
+            assert compile_program(edited, cache) == compile_program(edited)
+            compile_program(program, cache)
