@@ -40,15 +40,25 @@ class InputLogReader(DataSourceStreamReader):  # type: ignore[misc]
     def __init__(self, options: dict[str, str]) -> None:
         self.options = options
         self.pipeline_id = int(options["pipeline_id"])
+        self._offsets: Any = None  # one connection for the idle query's frequent polls
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A reader shipped to a Spark worker leaves its connection behind."""
+        return {**self.__dict__, "_offsets": None}
 
     def initialOffset(self) -> dict[str, int]:
         return {"seq": 0}
 
     def latestOffset(self, start: dict[str, int], limit: Any) -> dict[str, int]:
-        with _connect(self.options) as conn:
-            row = conn.execute(
+        if self._offsets is None or self._offsets.closed:
+            self._offsets = _connect(self.options)
+        try:
+            row = self._offsets.execute(
                 f"SELECT ingested_seq FROM {PIPELINE_TABLE} WHERE id = %s", (self.pipeline_id,)
             ).fetchone()
+        except Exception:
+            self._offsets.close()  # a new connection on the next poll (Postgres restarted)
+            raise
         return {"seq": max(int(row[0]), start["seq"])} if row else start
 
     def partitions(self, start: dict[str, int], end: dict[str, int]) -> Sequence[SeqRange]:
