@@ -41,6 +41,10 @@ from worker.runner.state import DiskStateStore
 log = logging.getLogger("weir.runner")
 ACTOR = "runner"
 CONTROL_POLL_S = 0.2
+# Spark gives a Python worker it starts 10 s to connect back: a machine under heavy
+# load can miss that while the query starts. Such a start is tried again.
+TRANSIENT_START_ERROR = "Python worker failed to connect back"
+START_ATTEMPTS = 3
 
 
 class StepSink:
@@ -169,6 +173,7 @@ class PipelineRunner:
         self.queries = QueryServer(self.spark, pipeline_id, self.plan, state, self.lock)
         self.connectors = Connectors(pipeline, config["connectors"])
         self.query: StreamingQuery | None = None
+        self.failed_starts = 0
         self.terminated = False
 
     def start_query(self) -> None:
@@ -204,7 +209,9 @@ class PipelineRunner:
             )
             if self.query is not None and self.query.exception() is not None:
                 error = str(self.query.exception())
-                break
+                if not self._start_failed_transiently(error):
+                    break
+                self.query = None
             if desired == DesiredState.STOPPED:
                 break
             if desired == DesiredState.RUNNING and self.query is None:
@@ -217,6 +224,15 @@ class PipelineRunner:
                 self._acknowledge(State.PAUSED, frozenset({State.STARTING, State.PAUSING}))
             self.queries.serve(timeout=CONTROL_POLL_S)
         self.shutdown(error)
+
+    def _start_failed_transiently(self, error: str) -> bool:
+        """Whether the query failed before its first step for a reason worth a new start."""
+        assert self.query is not None
+        if TRANSIENT_START_ERROR not in error or self.query.lastProgress is not None:
+            return False
+        self.failed_starts += 1
+        log.warning("query start %d failed: %s", self.failed_starts, error.splitlines()[0])
+        return self.failed_starts < START_ATTEMPTS
 
     def _acknowledge(self, state: str, only_from: frozenset[str]) -> None:
         pipeline_set_state(
