@@ -135,11 +135,20 @@ def celery_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
     )  # fmt: skip
 
 
-def wait_for_http(url: str, timeout: float = 60) -> None:
+class ServerExited(Exception):
+    """The server process ended before it answered (its port taken, say)."""
+
+
+def wait_for_http(
+    url: str, timeout: float = 120, server: subprocess.Popen[bytes] | None = None
+) -> None:
+    """Wait until `url` answers 200; raise ServerExited as soon as `server` ends."""
     import urllib.request
 
     deadline = time.monotonic() + timeout
     while True:
+        if server is not None and server.poll() is not None:
+            raise ServerExited(f"{url}: the server exited with code {server.returncode}")
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:

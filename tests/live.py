@@ -48,8 +48,17 @@ class LiveStack:
         return f"http://127.0.0.1:{self.port}"
 
     def start_web(self) -> None:
-        self.web = devstack.web_server(self.env, self.port)
-        devstack.wait_for_http(f"{self.url}/api/v1/health")
+        """Start the web server; on another free port if another process took this one
+        between free_port() choosing it and the server binding it."""
+        for attempt in range(3):
+            self.web = devstack.web_server(self.env, self.port)
+            try:
+                devstack.wait_for_http(f"{self.url}/api/v1/health", server=self.web)
+                return
+            except devstack.ServerExited:
+                if attempt == 2:
+                    raise
+                self.port = free_port()
 
     def start_worker(self) -> None:
         self.worker = devstack.celery_worker(self.env)
@@ -59,6 +68,17 @@ class LiveStack:
         assert process is not None and process.poll() is None
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
+
+    def stop_pipelines(self) -> None:
+        """Ask every pipeline of the test team that still runs to stop (without waiting):
+        an idle runner still polls its input, and the next tests need the cores."""
+        if self.web is None or self.web.poll() is not None:
+            return  # a test killed the web server (and its stack is going)
+        status, pipelines = self.api("GET", "pipelines")
+        assert status == 200, pipelines
+        for pipeline in pipelines:
+            if pipeline["desired_state"] != "stopped":
+                self.api("POST", f"pipelines/{pipeline['name']}/stop")
 
     def stop(self) -> None:
         devstack.stop_processes([p for p in (self.web, self.worker) if p is not None])
@@ -226,6 +246,7 @@ def _admin_connection(database_url: str) -> psycopg.Connection[Any]:
     return psycopg.connect(devstack.with_database(database_url, "postgres"), autocommit=True)
 
 
+RUNNING_STACKS: list["LiveStack"] = []  # this test process's stacks, while they run
 STACKS_PER_PROCESS = 5  # live stacks one test process may start (Redis has 16 databases)
 _stacks_started = 0
 
@@ -266,8 +287,11 @@ def live_stack(state_dir: Path, extra_env: dict[str, str] | None = None) -> Iter
         )
         stack.start_worker()
         stack.start_web()
+        RUNNING_STACKS.append(stack)
         yield stack
     finally:
+        if stack in RUNNING_STACKS:
+            RUNNING_STACKS.remove(stack)
         try:
             stack.manage("weir_stop_runners")
         finally:  # the servers go even when the database is gone

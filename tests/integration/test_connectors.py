@@ -2,6 +2,7 @@
 and into a PostgreSQL table (a real database), catching up after failures."""
 
 import json
+import os
 import uuid
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,10 @@ def steps(transactional_db: Any) -> Steps:
 
 @pytest.fixture()
 def sink_url() -> str:
-    """A database of its own on the test server, as an outside system would be."""
-    return _ensure_database(settings.DATABASE_URL, "weir_sink_test")
+    """A database of its own on the test server, as an outside system would be (one per
+    test process)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    return _ensure_database(settings.DATABASE_URL, f"weir_sink_test_{worker}")
 
 
 def read_table(url: str, table: str) -> list[tuple[Any, ...]]:
