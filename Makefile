@@ -31,11 +31,12 @@ typecheck:
 test-frontend:
 	cd frontend && npm run --silent lint && npm run --silent typecheck && npm run --silent test
 
-# Test processes in parallel: much of a test's time is spent waiting on Spark and on
-# processes starting, so three share two cores well. Each runs its own stack.
-TEST_WORKERS ?= 3
+# Two test processes: much of a test's time is spent waiting on Spark and on processes
+# starting. Each takes whole files and runs its own stack; the tests on the in-process
+# Spark session all run in one of them (tests/conftest.py: WholeFiles).
+TEST_WORKERS ?= 2
 test-python:
-	$(PY) -m backend.devstack test -- -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m backend.devstack test -- -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 ## openapi: regenerate the OpenAPI schema and the front end's API types from it
 openapi: install

@@ -11,7 +11,7 @@ from backend.compiler import compile_program
 from worker.runner.source import SCHEMA
 from worker.runner.step import compute_step
 
-CASES = sorted((Path(__file__).parents[1] / "unit" / "compiler" / "cases").glob("*.sql"))
+CASES = sorted((Path(__file__).parents[2] / "unit" / "compiler" / "cases").glob("*.sql"))
 SAMPLE_VALUES = {
     "BOOLEAN": True,
     "TINYINT": 1,
