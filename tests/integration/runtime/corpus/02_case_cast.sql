@@ -1,0 +1,2 @@
+CREATE TABLE t (id INT, g VARCHAR, x INT, d DOUBLE);
+CREATE VIEW v AS SELECT id, CASE WHEN x < 2 THEN 'low' WHEN x < 5 THEN 'mid' ELSE 'high' END AS band, CAST(x AS DOUBLE) * d AS p, CAST(id AS VARCHAR) AS sid FROM t;

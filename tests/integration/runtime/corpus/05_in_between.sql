@@ -1,0 +1,2 @@
+CREATE TABLE t (id INT, g VARCHAR, x INT);
+CREATE VIEW v AS SELECT id, g, x FROM t WHERE x BETWEEN 2 AND 4 AND g IN ('a', 'b', 'ab') AND id NOT IN (0, 6);

@@ -1,0 +1,2 @@
+CREATE TABLE t (id INT, g VARCHAR, x INT);
+CREATE VIEW v AS SELECT g, COUNT(*) AS n, COUNT(x) AS nx, SUM(x) AS s, MIN(x) AS lo, MAX(x) AS hi FROM t GROUP BY g;

@@ -1,0 +1,2 @@
+CREATE TABLE t (id INT, x INT, d DOUBLE);
+CREATE VIEW v AS SELECT COUNT(*) AS n, SUM(x) AS s, MAX(d) AS hi, MIN(id) AS lo FROM t;

@@ -1,0 +1,2 @@
+CREATE TABLE t (id INT, g VARCHAR, x INT);
+CREATE VIEW v AS SELECT g, id, SUM(x) AS s FROM t GROUP BY g, id HAVING COUNT(*) > 1 OR SUM(x) > 6;

@@ -1,0 +1,3 @@
+CREATE TABLE t (id INT, g VARCHAR, x INT);
+CREATE TABLE u (g VARCHAR, name VARCHAR);
+CREATE VIEW v AS SELECT t.id, t.g, u.name FROM t LEFT JOIN u ON t.g = u.g;

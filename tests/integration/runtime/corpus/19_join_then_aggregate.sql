@@ -1,0 +1,3 @@
+CREATE TABLE t (id INT, g VARCHAR, x INT);
+CREATE TABLE u (g VARCHAR, name VARCHAR);
+CREATE VIEW v AS SELECT u.name, COUNT(*) AS n, SUM(t.x) AS s FROM t JOIN u ON t.g = u.g GROUP BY u.name;

@@ -1,0 +1,3 @@
+CREATE TABLE readings (sensor VARCHAR, value INT, ts TIMESTAMP NOT NULL LATENESS INTERVAL '30' MINUTE);
+CREATE VIEW v AS SELECT window_start, window_end, COUNT(*) AS n FROM TABLE(HOP(TABLE readings, DESCRIPTOR(ts), INTERVAL '10' MINUTE, INTERVAL '30' MINUTE)) GROUP BY window_start, window_end;
+-- oracle v: SELECT s AS window_start, s + INTERVAL '30 minutes' AS window_end, COUNT(*) AS n FROM (SELECT unnest(generate_series(time_bucket(INTERVAL '10 minutes', ts) - INTERVAL '20 minutes', time_bucket(INTERVAL '10 minutes', ts), INTERVAL '10 minutes')) AS s, ts FROM readings) WHERE ts < s + INTERVAL '30 minutes' GROUP BY s

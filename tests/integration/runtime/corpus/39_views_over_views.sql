@@ -1,0 +1,4 @@
+CREATE TABLE t (id INT, g VARCHAR, x INT);
+CREATE VIEW per_g AS SELECT g, SUM(x) AS s FROM t GROUP BY g;
+CREATE VIEW per_s AS SELECT s, COUNT(*) AS groups FROM per_g GROUP BY s;
+CREATE VIEW top AS SELECT MAX(s) AS best FROM per_g;

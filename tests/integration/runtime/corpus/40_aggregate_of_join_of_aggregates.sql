@@ -1,0 +1,5 @@
+CREATE TABLE t (id INT, g VARCHAR, x INT);
+CREATE TABLE u (g VARCHAR, name VARCHAR);
+CREATE VIEW tx AS SELECT g, SUM(x) AS s FROM t GROUP BY g;
+CREATE VIEW un AS SELECT g, COUNT(*) AS n FROM u GROUP BY g;
+CREATE VIEW v AS SELECT tx.g, tx.s * un.n AS weighted FROM tx JOIN un ON tx.g = un.g;

@@ -1,0 +1,38 @@
+-- Multiset set operations, ORDER BY with LIMIT and OFFSET, window functions, IN, NOT IN
+-- and EXISTS subqueries, numeric, string and null-safe expressions.
+CREATE TABLE t (id BIGINT, g VARCHAR, x INTEGER);
+CREATE TABLE u (g VARCHAR, name VARCHAR);
+CREATE VIEW g_both AS SELECT g FROM t INTERSECT SELECT g FROM u;
+CREATE VIEW g_both_all AS SELECT g FROM t INTERSECT ALL SELECT g FROM u;
+CREATE VIEW g_only_t AS SELECT g FROM t EXCEPT SELECT g FROM u;
+CREATE VIEW g_only_t_all AS SELECT g FROM t EXCEPT ALL SELECT g FROM u;
+CREATE VIEW top3 AS SELECT id, g, x FROM t ORDER BY x DESC NULLS LAST, id, g LIMIT 3;
+CREATE VIEW page2 AS SELECT g, x FROM t ORDER BY g NULLS FIRST, x LIMIT 2 OFFSET 2;
+CREATE VIEW numbers AS
+    SELECT id, x, MOD(x, 4), GREATEST(x, 3), LEAST(x, 3), NULLIF(x, 3), POWER(x, 2),
+        SIGN(x - 5), ABS(x - 5), SQRT(x), LN(x), FLOOR(SQRT(x)), CEIL(SQRT(x))
+    FROM t WHERE x > 0;
+CREATE VIEW windows AS
+    SELECT id, g, x, RANK() OVER (PARTITION BY g ORDER BY x),
+        DENSE_RANK() OVER (ORDER BY x NULLS FIRST), COUNT(*) OVER (PARTITION BY g),
+        ROW_NUMBER() OVER (PARTITION BY g ORDER BY id, x),
+        SUM(x) OVER (PARTITION BY g ORDER BY id, x ROWS 1 PRECEDING),
+        MAX(x) OVER (PARTITION BY g ORDER BY id RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING)
+    FROM t;
+CREATE VIEW top2_per_g AS
+    SELECT id, g, x FROM (SELECT id, g, x, ROW_NUMBER() OVER (PARTITION BY g
+        ORDER BY x DESC NULLS LAST, id) AS rn FROM t) AS ranked
+    WHERE rn <= 2;
+CREATE VIEW null_safe AS
+    SELECT id, g, x FROM t WHERE g IS DISTINCT FROM 'a' AND (x > 2) IS NOT FALSE
+        AND (x = 4) IS NOT TRUE AND (x < 6 OR x IS NULL) IS NOT UNKNOWN;
+CREATE VIEW g_in_u AS SELECT id, g FROM t WHERE g IN (SELECT g FROM u) AND x > 1;
+CREATE VIEW g_not_in_u AS
+    SELECT id, g FROM t WHERE g NOT IN (SELECT g FROM u WHERE name <> 'b');
+CREATE VIEW exists_u AS
+    SELECT id, x FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name = 'a');
+CREATE VIEW not_exists_u AS SELECT id, g FROM t WHERE NOT EXISTS (SELECT * FROM u WHERE g = t.g);
+CREATE VIEW strings AS
+    SELECT name, CHAR_LENGTH(name), UPPER(SUBSTRING(name FROM 2 FOR 1)),
+        POSITION('a' IN name), REPLACE(name, 'a', 'm'), TRIM(LEADING 'a' FROM name)
+    FROM u;
