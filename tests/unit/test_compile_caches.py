@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-import threading
-
 from backend.compiler import compile_program
 from backend.programs.compile_caches import CompileCaches
+from tests.threads import run_racing
 
 
 def test_a_user_gets_the_same_cache_and_another_user_another() -> None:
@@ -36,15 +34,6 @@ def test_threads_taking_caches_at_once_share_one_cache_per_user() -> None:
             user = step % 4
             taken[user].add(id(caches.of(user)))
 
-    threads = [threading.Thread(target=take) for _ in range(4)]
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # threads take turns often: races show
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    run_racing(take)
     # Four users fit: none lost its cache, whatever the interleaving.
     assert all(len(ids) == 1 for ids in taken.values())

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-import threading
-
 from backend.compiler import compile_program
 from backend.compiler.cache import CacheStats, CompileCache
 from bench.compile_speed import program_of_lines
+from tests.threads import run_racing
 
 PROGRAM = """CREATE TABLE orders (id BIGINT, amount INT, ts TIMESTAMP LATENESS INTERVAL '1' HOUR);
 CREATE VIEW big AS SELECT id, amount FROM orders WHERE amount > 10;
@@ -108,16 +106,7 @@ def test_one_cache_compiles_correctly_from_several_threads_at_once() -> None:
                 except Exception as exception:  # a thread's exception would go unseen
                     failures.append(exception)
 
-    threads = [threading.Thread(target=compile_all) for _ in range(4)]
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-5)  # threads take turns often: races show
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    run_racing(compile_all)
     assert failures == []
     # Every statement of every compile counted once: no compile saw another's counts.
     assert cache.stats.bind_hits + cache.stats.bind_misses == 4 * 20 * len(texts) * 4
