@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 UV := $(VENV)/bin/uv
 STAMP := .state/install.stamp
 
-.PHONY: install run test lint typecheck test-python test-frontend frontend openapi lock clean-state bench
+.PHONY: install run test lint typecheck test-python test-frontend test-corpus frontend openapi lock clean-state bench
 
 ## install: everything Weir needs, into the repo (idempotent)
 install: $(STAMP)
@@ -37,6 +37,11 @@ test-frontend:
 TEST_WORKERS ?= 2
 test-python:
 	$(PY) -m backend.devstack test -- -n $(TEST_WORKERS) $(PYTEST_ARGS)
+
+## test-corpus: the runtime oracle corpus (tests/integration/runtime/corpus), apart: it
+## takes longer than CI allows
+test-corpus: install
+	$(PY) -m backend.devstack test -- -m corpus tests/integration/runtime/test_corpus.py
 
 ## openapi: regenerate the OpenAPI schema and the front end's API types from it
 openapi: install

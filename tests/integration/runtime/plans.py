@@ -38,6 +38,10 @@ def project(input_: Json, *exprs: tuple[str, Json]) -> Json:
     }
 
 
+def filter_(input_: Json, condition: Json) -> Json:
+    return {"op": "filter", "input": input_, "condition": condition, "columns": input_["columns"]}
+
+
 def agg(function: str, type_: str, arg: Json | None = None, distinct: bool = False) -> Json:
     return {
         "function": function,

@@ -33,6 +33,7 @@ from worker.runner.engine import StepEngine
 from worker.runner.source import SCHEMA
 from worker.runner.state import DiskStateStore
 
+pytestmark = pytest.mark.corpus  # about 8 minutes here: `make test-corpus`, not `make test`
 CORPUS = Path(__file__).parent / "corpus"
 PROGRAMS = sorted(CORPUS.glob("*.sql"))
 STEPS = 2
