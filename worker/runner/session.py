@@ -32,7 +32,7 @@ def build_session(
         # 2x faster without it.
         .config("spark.sql.codegen.wholeStage", "false")
         # PySpark records the Python call site of every column function in the JVM for
-        # error messages: several py4j round trips per call, half of those a step makes.
+        # error messages: several py4j round trips per call, two thirds of those a step made.
         .config("spark.python.sql.dataFrameDebugging.enabled", "false")
         .config("spark.default.parallelism", str(cores))
         .config("spark.sql.session.timeZone", "UTC")
