@@ -30,11 +30,13 @@ import psutil
 import redis
 from django.conf import settings
 
+from backend.pipelines import querybus
 from worker import launcher
 
 log = logging.getLogger("weir.spares")
 ASSIGN_WAIT_S = 10.0  # how long a taken spare may take to become the pipeline's runner
 POLL_S = 0.05
+WAIT_FOR_PIPELINE_S = 5  # one BLPOP of a waiting spare
 
 
 def spare_key() -> str:
@@ -47,7 +49,9 @@ def session_config(config: dict[str, Any]) -> tuple[str, int, str]:
 
 
 def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
+    # A waiting spare blocks in BLPOP: redis-py's default socket timeout (5 s) must
+    # not end that wait (it did, and every spare died 5 s after it was ready).
+    return querybus.client(blocking_s=WAIT_FOR_PIPELINE_S)
 
 
 def _spares_log() -> Path:
@@ -137,7 +141,7 @@ def serve(key: str) -> None:
     connection.rpush(key, pid)
     log.info("spare %s ready", pid)
     while True:
-        item = connection.blpop([f"{key}:{pid}"], timeout=5)
+        item = connection.blpop([f"{key}:{pid}"], timeout=WAIT_FOR_PIPELINE_S)
         if item is not None:
             pipeline_id = int(item[1])
             break

@@ -1,5 +1,6 @@
 """Warm spares: after a pipeline starts, a Spark driver waits ready for the next one."""
 
+import time
 import uuid
 from urllib.parse import urlsplit
 
@@ -8,6 +9,7 @@ import redis
 
 from tests.live import LiveStack
 
+SOCKET_TIMEOUT_S = 5
 PROGRAM = "CREATE TABLE t (x INT);\nCREATE VIEW doubled AS SELECT x * 2 AS y FROM t;\n"
 
 
@@ -31,6 +33,10 @@ def test_a_pipeline_started_after_another_runs_on_a_warm_spare(stack: LiveStack)
     stack.wait_for_state(first, "running")
     stack.wait_for(lambda: _waiting_spares(stack), 240, lambda: "no spare became ready")
     (spare,) = _waiting_spares(stack)
+    # A spare waits in BLPOP for longer than redis-py's default socket timeout (5 s):
+    # every spare once died there, so a start a little later was always cold.
+    time.sleep(SOCKET_TIMEOUT_S + 2)
+    assert _waiting_spares(stack) == [spare]
 
     second = _pipeline(stack, "warm")
     assert stack.api("POST", f"pipelines/{second}/start")[0] == 202
