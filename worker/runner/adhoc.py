@@ -25,6 +25,7 @@ from redis.exceptions import RedisError
 
 from backend.pipelines import querybus
 from backend.pipelines.models import Pipeline
+from worker.runner.blocks import released_blocks
 from worker.runner.contents import Contents, evaluate
 from worker.runner.incremental import LINEAR
 from worker.runner.lower import scanned
@@ -78,7 +79,7 @@ class QueryServer:
         if request["deadline"] < time.time():
             return  # its asker has given up
         try:
-            with self.lock:
+            with self.lock, released_blocks(self.spark):
                 answer = self.snapshot(request["view"])
         # A user's query may fail in Spark in many ways (overflow, a cast): the answer
         # says so; the runner and its pipeline go on.

@@ -31,6 +31,7 @@ from backend.pipelines.services import (
     pipeline_step_done,
 )
 from worker.runner.adhoc import QueryServer, StreamRegistry
+from worker.runner.blocks import released_blocks
 from worker.runner.contents import Contents
 from worker.runner.engine import Backfill, StepEngine
 from worker.runner.lower import scanned
@@ -73,10 +74,11 @@ class StepSink:
     def __call__(self, batch: DataFrame, batch_id: int) -> None:
         if pipeline_step_done(pipeline_id=self.pipeline_id, batch_id=batch_id):
             return
-        with self.lock:
+        with self.lock, released_blocks(self.engine.spark):
             self._step(batch, batch_id)
 
     def _step(self, batch: DataFrame, batch_id: int) -> None:
+        log.info("batch %s arrived", batch_id)
         started = time.perf_counter()
         batch.persist()
         try:
@@ -177,6 +179,7 @@ class PipelineRunner:
         self.terminated = False
 
     def start_query(self) -> None:
+        log.info("starting the query")
         self.connectors.deliver()  # what a runner that died left undelivered
         stream = (
             self.spark.readStream.format(SOURCE_NAME)
@@ -211,7 +214,10 @@ class PipelineRunner:
                 error = str(self.query.exception())
                 if not self._start_failed_transiently(error):
                     break
-                self.query = None
+                # Started again below, or not at all if the pipeline is stopping or
+                # pausing meanwhile: either way the failed start is no error of the
+                # pipeline's (it was, and a stop then ended in `failed`).
+                self.query, error = None, None
             if desired == DesiredState.STOPPED:
                 break
             if desired == DesiredState.RUNNING and self.query is None:

@@ -29,6 +29,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 import worker.runner.window_join  # noqa: F401  (registers the window_join rule)
+from worker.runner.blocks import released_blocks
 from worker.runner.clocks import waterlines
 from worker.runner.incremental import Lowering, consolidate, literal_rows, names, row_json
 from worker.runner.inputs import table_input
@@ -111,6 +112,17 @@ class StepEngine:
         the program declares them when absent). `extra_views`: stateless views (ad-hoc
         SELECT STREAM queries) over the program's relations, computed on this step's
         changes and answered apart, keyed by their name."""
+        with released_blocks(self.spark):
+            return self._step(step_no, changes, pumps, backfill, extra_views)
+
+    def _step(
+        self,
+        step_no: int,
+        changes: DataFrame,
+        pumps: Mapping[str, str] | None,
+        backfill: Backfill | None,
+        extra_views: Sequence[Mapping[str, Any]],
+    ) -> StepResult:
         snapshot = self.state.load(before_step=step_no)
         values = snapshot.values
         maxima: dict[str, str] = values.get("maxima", {})

@@ -56,3 +56,16 @@ def test_disk_state_keeps_two_versions(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["step-000000000003", "step-000000000004"]
     assert store.load(before_step=4).multisets == {"k": {"r": 3}}
     assert store.load(before_step=9).values == {"step": 4}
+
+
+def test_a_step_leaves_nothing_persisted_in_spark(spark: SparkSession, tmp_path: Path) -> None:
+    """A step's materialised input and large stored state (over LITERAL_ROWS rows go
+    through the block manager) are released when it ends, not when the JVM gets to it."""
+    engine = StepEngine(spark, PLAN, DiskStateStore(tmp_path))
+    persisted = spark.sparkContext._jsc.getPersistentRDDs
+    before = set(persisted().keys())
+    many = [(1, {"g": f"g{i}", "x": i}) for i in range(1_200)]
+    for step in (1, 2, 3):
+        outcome = engine.step(step, batch(spark, *many[(step - 1) * 400 : step * 400]))
+        assert len(outcome.deltas["lo"]) == 400
+        assert set(persisted().keys()) == before, step
