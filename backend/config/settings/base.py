@@ -161,7 +161,8 @@ METRICS_KEEP_SAMPLES = int(os.environ.get("WEIR_METRICS_KEEP_SAMPLES", 1000))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"timed": {"format": "%(asctime)s %(name)s %(levelname)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "timed"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
     "loggers": {"weir": {"level": "INFO"}},
 }
