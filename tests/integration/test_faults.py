@@ -202,13 +202,16 @@ def assert_running_and_stoppable(run: Run) -> None:
     assert state["runner_pid"] and psutil.pid_exists(state["runner_pid"])
     assert run.stack.api("POST", f"pipelines/{run.name}/stop")[0] == 202
     run.stack.wait_for_state(run.name, "stopped")
-    # The runner exits after its last word (a zombie until its parent, the worker, reaps it).
-    wait_for(lambda: runner_gone(state["runner_pid"]), 60, lambda: state["runner_pid"])
+    # After its last word the runner exits (a zombie until its parent, the worker,
+    # reaps it) or waits as a warm spare for the next pipeline (worker/spares.py).
+    wait_for(lambda: runner_done(state["runner_pid"]), 60, lambda: state["runner_pid"])
 
 
-def runner_gone(pid: int) -> bool:
+def runner_done(pid: int) -> bool:
     try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        process = psutil.Process(pid)
+        words = " ".join(process.cmdline()).split()  # a renamed process: one string
+        return process.status() == psutil.STATUS_ZOMBIE or "--spare" in words
     except psutil.NoSuchProcess:
         return True
 

@@ -23,8 +23,11 @@ def main() -> None:
         serve(args.spare)
         return
     from worker.runner.driver import run_pipeline
+    from worker.spares import serve, spare_key
 
-    run_pipeline(args.pipeline_id)
+    spark = run_pipeline(args.pipeline_id)
+    if spark is not None:  # the pipeline stopped; its warm driver waits for the next
+        serve(spare_key(), spark)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from worker.runner.lower import scanned
 from worker.runner.session import build_session
 from worker.runner.source import SOURCE_NAME, InputLogSource
 from worker.runner.state import DiskStateStore
+from worker.spares import fits_spares
 
 log = logging.getLogger("weir.runner")
 ACTOR = "runner"
@@ -153,12 +154,17 @@ class PipelineRunner:
         self.checkpoint = storage / "checkpoint"
         state = DiskStateStore(storage / "state")
         self.trigger = f"{config['trigger_interval_ms']} milliseconds"
-        self.spark = spark or build_session(
+        # The process's session outlives the pipeline when it serves another one after
+        # it (worker/spares.py); the pipeline's own session keeps its SQL settings,
+        # data sources and queries apart from the ones before and after it.
+        self.driver = spark or build_session(
             f"weir-pipeline-{pipeline.name}",
             config["spark_master"],
             cores=config["cores"],
             memory=config["memory"],
         )
+        self.fits_spares = fits_spares(config)
+        self.spark = self.driver.newSession()
         conf = self.spark.sparkContext.getConf()
         log.info(
             "Spark session: master=%s driver memory=%s partitions=%s trigger=%s storage=%s",
@@ -202,8 +208,9 @@ class PipelineRunner:
             self.query.stop()
             self.query = None
 
-    def run(self) -> None:
-        """Follow the desired state until asked to stop, or until the query fails."""
+    def run(self) -> bool:
+        """Follow the desired state until asked to stop, or until the query fails;
+        whether the pipeline stopped as asked (neither failed nor terminated)."""
         error = None
         while not self.terminated:
             close_old_connections()
@@ -230,6 +237,7 @@ class PipelineRunner:
                 self._acknowledge(State.PAUSED, frozenset({State.STARTING, State.PAUSING}))
             self.queries.serve(timeout=CONTROL_POLL_S)
         self.shutdown(error)
+        return error is None and not self.terminated
 
     def _start_failed_transiently(self, error: str) -> bool:
         """Whether the query failed before its first step for a reason worth a new start."""
@@ -249,7 +257,6 @@ class PipelineRunner:
         try:
             self.stop_query()
         finally:
-            self.spark.stop()
             pipeline_runner_exited(
                 pipeline_id=self.pipeline_id,
                 actor=ACTOR,
@@ -261,9 +268,22 @@ class PipelineRunner:
         self.terminated = True
 
 
-def run_pipeline(pipeline_id: int, spark: SparkSession | None = None) -> None:
-    """Run the pipeline until it stops; on `spark` when a warm spare built it already."""
+def run_pipeline(pipeline_id: int, spark: SparkSession | None = None) -> SparkSession | None:
+    """Run the pipeline until it stops; on `spark` when a warm spare built it already.
+
+    The driver's session when it can serve another pipeline (the pipeline stopped as
+    asked, on a session a spare would have: worker/spares.py); else None, the session
+    stopped.
+    """
     runner = PipelineRunner(pipeline_id, spark)
     signal.signal(signal.SIGTERM, runner.terminate)
     signal.signal(signal.SIGINT, runner.terminate)
-    runner.run()
+    try:
+        stopped_as_asked = runner.run()
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if stopped_as_asked and runner.fits_spares:
+        return runner.driver
+    runner.driver.stop()
+    return None
