@@ -36,7 +36,7 @@ from worker.runner.contents import Contents
 from worker.runner.engine import Backfill, StepEngine
 from worker.runner.lower import scanned
 from worker.runner.session import build_session
-from worker.runner.source import SOURCE_NAME, InputLogSource
+from worker.runner.source import SOURCE_NAME, InputLogSource, register_once
 from worker.runner.state import DiskStateStore
 from worker.spares import fits_spares
 
@@ -174,7 +174,7 @@ class PipelineRunner:
             self.trigger,
             storage,
         )
-        self.spark.dataSource.register(InputLogSource)
+        register_once(self.spark, InputLogSource)
         self.engine = StepEngine(self.spark, self.plan, state)
         self.lock = threading.Lock()
         self.streams = StreamRegistry(pipeline_id)

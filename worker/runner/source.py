@@ -8,6 +8,7 @@ numbers; the ingress commits them in order, so `ingested_seq` is a safe end.
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from pyspark.sql import SparkSession
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.types import LongType, ShortType, StringType, StructField, StructType
 
@@ -87,3 +88,17 @@ class InputLogSource(DataSource):  # type: ignore[misc]
 
     def streamReader(self, schema: StructType) -> InputLogReader:
         return InputLogReader(self.options)
+
+
+def register_once(spark: SparkSession, source: type[DataSource]) -> None:
+    """Register a Python data source with `spark` unless it has it already.
+
+    Spark 4.3 registers with the thread's active session, whichever session it is
+    called on: a driver that runs one pipeline after another, each on a session of its
+    own (worker/spares.py), found the name taken (DATA_SOURCE_ALREADY_EXISTS) and the
+    source missing from the new session. So `spark` becomes the active session first.
+    """
+    spark._jvm.SparkSession.setActiveSession(spark._jsparkSession)
+    manager = spark._jsparkSession.sessionState().dataSourceManager()
+    if not manager.dataSourceExists(source.name()):
+        spark.dataSource.register(source)

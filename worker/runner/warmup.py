@@ -21,7 +21,7 @@ from pyspark.sql.types import StructType
 
 from backend.compiler import compile_program
 from worker.runner.engine import StepEngine
-from worker.runner.source import SCHEMA
+from worker.runner.source import SCHEMA, register_once
 from worker.runner.state import MemoryStateStore
 
 PROGRAM = """
@@ -80,7 +80,7 @@ def warm_up(spark: SparkSession) -> None:
         engine.step(1, batch)
         stepped.set()
 
-    spark.dataSource.register(WarmUpSource)
+    register_once(spark, WarmUpSource)
     with tempfile.TemporaryDirectory(prefix="weir-warm-up-") as checkpoint:
         query = (
             spark.readStream.format(WarmUpSource.name())
