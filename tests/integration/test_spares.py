@@ -3,12 +3,14 @@ a runner whose pipeline stops becomes such a spare again."""
 
 import time
 import uuid
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import psutil
+import pytest
 import redis
 
-from tests.live import LiveStack
+from tests.live import LiveStack, live_stack
 from worker.spares import WAITING_SPARES
 
 SOCKET_TIMEOUT_S = 5
@@ -17,6 +19,12 @@ DOUBLED = "CREATE TABLE t (x INT);\nCREATE VIEW doubled AS SELECT x * 2 AS y FRO
 NEGATED = (
     "CREATE TABLE t (x INT, label VARCHAR);\nCREATE VIEW negated AS SELECT -x AS y, label FROM t;\n"
 )
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveStack]:
+    """A stack of this module's own: no other module's runners wait as its spares."""
+    yield from live_stack(tmp_path_factory.mktemp("spares-state"))
 
 
 def _pipeline(stack: LiveStack, prefix: str, sql: str = DOUBLED) -> str:
