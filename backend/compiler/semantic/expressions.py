@@ -474,6 +474,8 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         if len(present) < len(bound):
             return None
         return time_functions.window_call(call, present, ctx.group_by, ctx.diagnostics)
+    if name in time_functions.DATE_PART_FUNCTIONS and not call.name.quoted:
+        return _date_part_call(call, ctx, depth)
     arity = functions.SCALAR_FUNCTIONS.get(name)
     if arity is None:
         if name in functions.NOT_YET_FUNCTIONS:
@@ -508,6 +510,20 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
     return functions.type_scalar_call(name, present, call.span, ctx.diagnostics)
 
 
+def _date_part_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """YEAR(ts), DAYOFWEEK(d), ...: EXTRACT of one unit."""
+    shown = call.name.value.upper()
+    if len(call.args) != 1 or call.star or call.distinct or call.filter is not None:
+        ctx.report(Code.UNKNOWN_FUNCTION, f"{shown} expects 1 argument", call.span)
+        _bind_args(call, ctx, depth)
+        return None
+    operand = bind_expr(call.args[0], ctx, depth)
+    if operand is None:
+        return None
+    unit = time_functions.DATE_PART_FUNCTIONS[call.name.value.lower()]
+    return time_functions.date_part(unit, shown, operand, call.span, ctx.diagnostics)
+
+
 def _bind_args(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> None:
     _bind_parts((*call.args, call.filter), ctx, depth)
 
@@ -527,6 +543,10 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
         return None
     if call.filter is not None:
         ctx.not_supported(f"{shown}(...) FILTER", call.filter.span)
+        return None
+    canonical = aggregates.SPELLINGS.get(call.name.value.lower(), call.name.value.lower())
+    if call.distinct and canonical in aggregates.STATISTICS:
+        ctx.not_supported(f"{shown}(DISTINCT ...)", call.span)
         return None
     inner = replace(ctx, aggregates=None, aggregate_clause="an aggregate", group_by=False)
     bound = [bind_expr(arg, inner, depth) for arg in call.args]

@@ -78,8 +78,7 @@ NOT_YET_FUNCTIONS = frozenset((
     "current_time", "localtimestamp", "localtime", "hop", "session", "hop_start", "hop_end",
     "session_start", "session_end", "snapshot",
     "search_key", "to_changelog", "from_changelog", "descriptor", "date_trunc", "timestampadd",
-    "timestampdiff", "year", "quarter", "month", "week", "dayofmonth", "dayofweek", "dayofyear",
-    "hour", "minute", "second", "regexp_replace", "regexp_extract", "split", "md5", "sha1",
+    "timestampdiff", "regexp_replace", "regexp_extract", "split", "md5", "sha1",
     "sha256",
 ))
 # fmt: on

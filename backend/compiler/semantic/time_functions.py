@@ -9,10 +9,22 @@ from __future__ import annotations
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
+from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
 FLOOR_UNITS = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
-EXTRACT_UNITS = ("year", "month", "day", "hour", "minute", "second")
+# EXTRACT's units, as Calcite names them: WEEK is the ISO week (1-53), DOW the day of
+# the week from 1 (Sunday) to 7 (Saturday), DOY the day of the year (1-366).
+DATE_UNITS = ("year", "quarter", "month", "week", "day", "dow", "doy")
+TIME_UNITS = ("hour", "minute", "second")
+EXTRACT_UNITS = DATE_UNITS + TIME_UNITS
+# Functions that are EXTRACT of one unit: YEAR(ts) is EXTRACT(YEAR FROM ts).
+DATE_PART_FUNCTIONS = {
+    **{unit: unit for unit in ("year", "quarter", "month", "week", "hour", "minute", "second")},
+    "dayofmonth": "day",
+    "dayofweek": "dow",
+    "dayofyear": "doy",
+}
 WINDOW_FUNCTIONS = ("tumble", "tumble_start", "tumble_end")
 
 
@@ -46,16 +58,23 @@ def extract(
         message = f"Cannot EXTRACT {expr.unit.upper()}: expected one of {units}"
         diagnostics.append(error(Code.INVALID_LITERAL, message, expr.span))
         return None
+    return date_part(unit, f"EXTRACT {unit.upper()}", operand, expr.span, diagnostics)
+
+
+def date_part(
+    unit: str, shown: str, operand: plan.Expr, span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """EXTRACT(unit FROM operand) (`shown` names it in errors), or None after an error."""
     allowed = {
         types.TypeKind.TIMESTAMP: EXTRACT_UNITS,
-        types.TypeKind.DATE: EXTRACT_UNITS[:3],
-        types.TypeKind.TIME: EXTRACT_UNITS[3:],
+        types.TypeKind.DATE: DATE_UNITS,
+        types.TypeKind.TIME: TIME_UNITS,
     }
     if unit not in allowed.get(operand.type.kind, ()):
-        message = f"Cannot EXTRACT {unit.upper()} from {operand.type}"
+        message = f"Cannot {shown} from {operand.type}"
         diagnostics.append(error(Code.TYPE_MISMATCH, message, operand.span))
         return None
-    return plan.Call(f"extract_{unit}", (operand,), types.BIGINT, operand.nullable, expr.span)
+    return plan.Call(f"extract_{unit}", (operand,), types.BIGINT, operand.nullable, span)
 
 
 def window_call(

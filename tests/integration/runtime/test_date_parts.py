@@ -1,0 +1,46 @@
+"""EXTRACT's units and YEAR(ts)-style functions give Calcite's values on Spark."""
+
+import json
+
+from pyspark.sql import SparkSession
+
+from backend.compiler import compile_program
+from worker.runner.source import SCHEMA
+from worker.runner.step import compute_step
+
+PROGRAM = """
+CREATE TABLE t (ts TIMESTAMP, d DATE, tm TIME);
+CREATE VIEW parts AS SELECT
+    YEAR(ts) AS y, QUARTER(ts) AS q, MONTH(ts) AS m, WEEK(ts) AS w, DAYOFMONTH(ts) AS dm,
+    DAYOFWEEK(ts) AS dw, DAYOFYEAR(ts) AS dy, HOUR(ts) AS h, MINUTE(ts) AS mi, SECOND(ts) AS s,
+    EXTRACT(WEEK FROM d) AS dw_week, EXTRACT(DOW FROM d) AS d_dow, EXTRACT(DOY FROM d) AS d_doy,
+    EXTRACT(QUARTER FROM d) AS d_q, EXTRACT(HOUR FROM tm) AS tm_h, SECOND(tm) AS tm_s
+FROM t;
+"""
+
+
+def test_date_parts_of_a_timestamp_a_date_and_a_time(spark: SparkSession) -> None:
+    plan = compile_program(PROGRAM).to_json()["plan"]
+    # 2024-12-31 is a Tuesday in ISO week 1 of 2025, the 366th day of a leap year;
+    # 2023-01-01 is a Sunday in ISO week 52 of 2022.
+    row = {"ts": "2024-12-31 10:20:30", "d": "2023-01-01", "tm": "23:59:58"}
+    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    [change] = deltas["parts"]
+    assert change["insert"] == {
+        "y": 2024,
+        "q": 4,
+        "m": 12,
+        "w": 1,
+        "dm": 31,
+        "dw": 3,  # Sunday is 1
+        "dy": 366,
+        "h": 10,
+        "mi": 20,
+        "s": 30,
+        "dw_week": 52,
+        "d_dow": 1,
+        "d_doy": 1,
+        "d_q": 1,
+        "tm_h": 23,
+        "tm_s": 58,
+    }
