@@ -38,7 +38,10 @@ RIGHT_WEIGHT = "__weight_r"
 AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL")
 PARSED_AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL", "NULL")
 LINEAR = frozenset({"scan", "filter", "project"})
-AGGREGATE_FUNCTIONS = frozenset({"count_star", "count", "sum", "avg", "min", "max"})
+STATISTICS = frozenset({"stddev_samp", "stddev_pop", "var_samp", "var_pop"})
+AGGREGATE_FUNCTIONS = frozenset(
+    {"count_star", "count", "sum", "avg", "min", "max", "bool_and", "bool_or", *STATISTICS}
+)
 
 
 def names(width: int, offset: int = 0) -> list[str]:
@@ -321,9 +324,9 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
 def _aggregate_function(
     function: str, x: Column, weight: Column, present_weight: Column, distinct: bool
 ) -> Column:
-    if function == "min":
+    if function in ("min", "bool_and"):  # FALSE < TRUE
         return F.min(x)
-    if function == "max":
+    if function in ("max", "bool_or"):
         return F.max(x)
     if distinct:
         distinct_functions: dict[str, Callable[[Column], Column]] = {
@@ -340,7 +343,21 @@ def _aggregate_function(
         return F.when(count > 0, total)
     if function == "avg":
         return F.when(count > 0, total / count)
+    if function in STATISTICS:
+        return _statistic(function, x.cast("double"), weight, count)
     raise LoweringError(f"unknown aggregate function {function!r}")
+
+
+def _statistic(function: str, x: Column, weight: Column, count: Column) -> Column:
+    """A variance or standard deviation of weighted values (NULLs left out): the sum of
+    squared deviations is sum(w x^2) - (sum(w x))^2 / n."""
+    total = F.sum(F.when(x.isNotNull(), x * weight))
+    squares = F.sum(F.when(x.isNotNull(), x * x * weight))
+    deviations = F.greatest(squares - total * total / count, F.lit(0.0))
+    population = function.endswith("_pop")
+    variance = deviations / (count if population else count - 1)
+    value = F.sqrt(variance) if function.startswith("stddev") else variance
+    return F.when(count > (0 if population else 1), value)
 
 
 def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
@@ -563,6 +580,12 @@ def _window_value(call: Mapping[str, Any], columns: list[str]) -> Column:
         "avg": lambda: F.avg(args[0]),
         "min": lambda: F.min(args[0]),
         "max": lambda: F.max(args[0]),
+        "bool_and": lambda: F.bool_and(args[0]),
+        "bool_or": lambda: F.bool_or(args[0]),
+        "stddev_samp": lambda: F.stddev_samp(args[0]),
+        "stddev_pop": lambda: F.stddev_pop(args[0]),
+        "var_samp": lambda: F.var_samp(args[0]),
+        "var_pop": lambda: F.var_pop(args[0]),
     }[function]()
     return aggregate.over(spec).cast(spark_type(call["type"]))
 

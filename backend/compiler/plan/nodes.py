@@ -92,7 +92,7 @@ Expr = ColumnRef | Literal | Call | Cast | Case | AggregateRef
 
 @dataclass(frozen=True, slots=True)
 class AggCall:
-    function: str  # count | count_star | sum | avg | min | max
+    function: str  # count | count_star | sum | avg | min | max | a statistic | bool_and | bool_or
     args: tuple[Expr, ...]
     distinct: bool
     type: SqlType
@@ -207,7 +207,7 @@ class WindowCall:
     time key), negative before the current row: start None is UNBOUNDED PRECEDING,
     end None is UNBOUNDED FOLLOWING, 0 is CURRENT ROW."""
 
-    function: str  # row_number rank dense_rank count count_star sum avg min max
+    function: str  # row_number rank dense_rank, or an aggregate's (AggCall.function)
     args: tuple[Expr, ...]
     partition: tuple[Expr, ...]
     order: tuple[SortKey, ...]

@@ -1,11 +1,16 @@
-"""Aggregate calls (COUNT, SUM, AVG, MIN, MAX) and their result types.
+"""Aggregate calls and their result types.
+
+COUNT, SUM, AVG, MIN, MAX; the statistics STDDEV_SAMP, STDDEV_POP, VAR_SAMP and
+VAR_POP (STDDEV and VARIANCE are the _SAMP ones); BOOL_AND and BOOL_OR (EVERY and
+SOME are their other names).
 
 Result types: COUNT is BIGINT NOT NULL; SUM of an integer is BIGINT, of a
 DECIMAL(p,s) DECIMAL(38,s) (as in Spark), of a float DOUBLE, of an interval the
 interval; AVG keeps its argument's type (so AVG of INTEGER is an INTEGER,
 truncated, as INTEGER / INTEGER is: Calcite's and Feldera's rule); MIN and MAX
-keep their argument's type. Every aggregate except COUNT is nullable (NULL over
-no rows, or over only NULLs).
+keep their argument's type; the statistics are DOUBLE (a _SAMP one is NULL over
+fewer than two values); BOOL_AND and BOOL_OR take and give a BOOLEAN. Every
+aggregate except COUNT is nullable (NULL over no rows, or over only NULLs).
 """
 
 from __future__ import annotations
@@ -15,7 +20,18 @@ from backend.compiler.semantic import types
 from backend.compiler.semantic.types import SqlType
 from backend.compiler.syntax import ast
 
-COMPILED = ("count", "sum", "avg", "min", "max")
+STATISTICS = ("stddev_samp", "stddev_pop", "var_samp", "var_pop")
+BOOLEAN_AGGREGATES = ("bool_and", "bool_or")
+# Other spellings of an aggregate: the plan uses the name on the right.
+SPELLINGS = {
+    "stddev": "stddev_samp",
+    "variance": "var_samp",
+    "every": "bool_and",
+    "some": "bool_or",
+}
+COMPILED = ("count", "sum", "avg", "min", "max", *STATISTICS, *BOOLEAN_AGGREGATES, *SPELLINGS)
+# DISTINCT changes nothing for these (and is dropped); the statistics do not take it yet.
+DISTINCT_IRRELEVANT = ("min", "max", *BOOLEAN_AGGREGATES)
 
 
 def aggregate_type(name: str, arg: SqlType | None) -> SqlType | None:
@@ -26,6 +42,10 @@ def aggregate_type(name: str, arg: SqlType | None) -> SqlType | None:
     """
     if name == "count" or arg is None:
         return types.BIGINT
+    if name in STATISTICS:
+        return types.DOUBLE if types.is_numeric(arg) else None
+    if name in BOOLEAN_AGGREGATES:
+        return arg if arg.kind is types.TypeKind.BOOLEAN else None
     if name in ("min", "max"):
         return None if types.is_null(arg) else arg
     if types.is_null(arg):
@@ -47,18 +67,20 @@ def agg_call(
     call: ast.FunctionCall, args: tuple[plan.Expr, ...]
 ) -> tuple[plan.AggCall | None, str | None]:
     """The typed aggregate, or an error message (about the call's argument)."""
-    name = call.name.value.lower()
+    shown = call.name.value.upper()
+    name = SPELLINGS.get(shown.lower(), shown.lower())
     if call.star:
         if name != "count":
-            return None, f"{name.upper()}(*) is not allowed: only COUNT(*)"
+            return None, f"{shown}(*) is not allowed: only COUNT(*)"
         return plan.AggCall("count_star", (), False, types.BIGINT, False, call.span), None
     if len(args) != 1:
-        return None, f"{name.upper()} expects 1 argument, got {len(args)}"
+        return None, f"{shown} expects 1 argument, got {len(args)}"
     result = aggregate_type(name, args[0].type)
     if result is None:
-        return None, f"Cannot apply {name.upper()} to {args[0].type}"
+        return None, f"Cannot apply {shown} to {args[0].type}"
     nullable = name != "count"
-    return plan.AggCall(name, args, call.distinct, result, nullable, call.span), None
+    distinct = call.distinct and name not in DISTINCT_IRRELEVANT
+    return plan.AggCall(name, args, distinct, result, nullable, call.span), None
 
 
 def agg_shape(agg: plan.AggCall) -> object:

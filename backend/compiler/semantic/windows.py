@@ -24,7 +24,7 @@ from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
 RANKING = frozenset({"row_number", "rank", "dense_rank"})
-WINDOW_AGGREGATES = frozenset({"count", "sum", "avg", "min", "max"})
+WINDOW_AGGREGATES = frozenset(aggregates.COMPILED)
 
 
 @dataclass

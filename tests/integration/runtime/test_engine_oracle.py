@@ -254,6 +254,17 @@ COMPILED_ONLY = [
     ),
     ("not_exists_u", "SELECT id, g FROM t WHERE NOT EXISTS (SELECT * FROM u WHERE g = t.g)"),
     (
+        "statistics",
+        "SELECT g, STDDEV_SAMP(x), STDDEV_POP(x), VAR_SAMP(x), VAR_POP(x), BOOL_AND(x > 2), "
+        "BOOL_OR(x > 7), COUNT(*) FROM t GROUP BY g",
+    ),
+    (
+        "window_statistics",
+        "SELECT id, g, x, STDDEV_POP(x) OVER (PARTITION BY g), "
+        "VAR_SAMP(x) OVER (PARTITION BY g ORDER BY id, x ROWS 2 PRECEDING), "
+        "BOOL_OR(x > 5) OVER (PARTITION BY g ORDER BY id, x ROWS 1 PRECEDING) FROM t",
+    ),
+    (
         "strings",
         "SELECT name, CHAR_LENGTH(name), UPPER(SUBSTRING(name FROM 2 FOR 1)), "
         "POSITION('n' IN name), REPLACE(name, 'n', 'm'), TRIM(LEADING 'a' FROM name) FROM u",
