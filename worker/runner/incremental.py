@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
+from pyspark.sql.window import WindowSpec
 
 from worker.runner.lower import (
     WEIGHT,
@@ -565,6 +566,9 @@ def _window_value(call: Mapping[str, Any], columns: list[str]) -> Column:
         spec = spec.orderBy(*order)
     if function in ("rank", "dense_rank"):
         return (F.rank() if function == "rank" else F.dense_rank()).over(spec)
+    if function in ("lag", "lead"):
+        ties = (F.col(c).asc_nulls_first() for c in columns)
+        return _offset_value(call, spec.orderBy(*order, *ties))
     frame = call["frame"]
     start = Window.unboundedPreceding if frame["start"] is None else int(frame["start"])
     end = Window.unboundedFollowing if frame["end"] is None else int(frame["end"])
@@ -588,6 +592,18 @@ def _window_value(call: Mapping[str, Any], columns: list[str]) -> Column:
         "var_pop": lambda: F.var_pop(args[0]),
     }[function]()
     return aggregate.over(spec).cast(spark_type(call["type"]))
+
+
+def _offset_value(call: Mapping[str, Any], spec: WindowSpec) -> Column:
+    """LAG/LEAD: the value `offset` rows before/after in `spec`'s order (ties broken by
+    the whole row), else the default (NULL when none). The value goes in a struct, so
+    that a row with a NULL value is told from no row at all."""
+    value, offset = lower_expr(call["args"][0]), int(call["args"][1]["value"])
+    shift = F.lag if call["function"] == "lag" else F.lead
+    found = shift(F.struct(value.alias("v")), offset).over(spec)
+    default = lower_expr(call["args"][2]) if len(call["args"]) > 2 else F.lit(None)
+    result = F.when(found.isNull(), default).otherwise(found["v"])
+    return result.cast(spark_type(call["type"]))
 
 
 def _range_key(value: Column, sql_type: str) -> Column:

@@ -24,6 +24,8 @@ from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
 RANKING = frozenset({"row_number", "rank", "dense_rank"})
+# LAG/LEAD(x [, offset [, default]]): x of the row `offset` rows before / after.
+OFFSETS = frozenset({"lag", "lead"})
 WINDOW_AGGREGATES = frozenset(aggregates.COMPILED)
 
 
@@ -115,7 +117,7 @@ def _bind_call(
 ) -> plan.WindowCall | None:
     name = call.name.value.lower()
     shown = name.upper()
-    if name not in RANKING and name not in WINDOW_AGGREGATES:
+    if name not in RANKING and name not in OFFSETS and name not in WINDOW_AGGREGATES:
         ctx.not_supported(f"window function {shown}", call.span)
         return None
     if call.distinct or call.filter is not None:
@@ -145,6 +147,12 @@ def _bind_call(
             )
             return None
         function, result, nullable = name, types.BIGINT, False
+    elif name in OFFSETS:
+        offset_args = _offset_args(call, present, keys, spec, ctx)
+        if offset_args is None:
+            return None
+        present = offset_args
+        function, result, nullable = name, present[0].type, True
     else:
         agg, problem = aggregates.agg_call(call, present)
         if agg is None:
@@ -167,6 +175,47 @@ def _bind_call(
         nullable,
         call.span,
     )
+
+
+def _offset_args(
+    call: ast.FunctionCall,
+    args: tuple[plan.Expr, ...],
+    keys: tuple[plan.SortKey, ...],
+    spec: ast.WindowSpec,
+    ctx: ExprContext,
+) -> tuple[plan.Expr, ...] | None:
+    """LAG/LEAD's (value, offset[, default]): the offset a non-negative integer constant
+    (1 when left out), the default cast to the value's type; None after an error."""
+    shown = call.name.value.upper()
+    problem = None
+    if not 1 <= len(args) <= 3 or call.star:
+        problem = f"{shown} expects 1 to 3 arguments, got {len(args)}"
+    elif not keys:
+        problem = f"{shown} needs a window with ORDER BY"
+    elif spec.frame is not None:
+        problem = f"{shown} takes no window frame (ROWS or RANGE)"
+    if problem is not None:
+        ctx.report(Code.INVALID_WINDOW, problem, call.span)
+        return None
+    value = args[0]
+    offset: plan.Expr = plan.Literal(1, types.INTEGER, False, call.span)
+    if len(args) > 1:
+        offset = args[1]
+        count = offset.value if isinstance(offset, plan.Literal) else None
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            message = f"{shown}'s offset must be a non-negative integer constant"
+            ctx.report(Code.INVALID_WINDOW, message, offset.span)
+            return None
+    if len(args) < 3:
+        return (value, offset)
+    default = args[2]
+    if default.type != value.type:
+        if not types.can_cast(default.type, value.type):
+            message = f"{shown}'s default must be a {value.type}, found {default.type}"
+            ctx.report(Code.TYPE_MISMATCH, message, default.span)
+            return None
+        default = plan.Cast(default, value.type, default.nullable, default.span)
+    return (value, offset, default)
 
 
 Frame = tuple[str, int | float | None, int | float | None]

@@ -265,6 +265,13 @@ COMPILED_ONLY = [
         "BOOL_OR(x > 5) OVER (PARTITION BY g ORDER BY id, x ROWS 1 PRECEDING) FROM t",
     ),
     (
+        "offsets",
+        "SELECT id, g, x, LAG(x) OVER (PARTITION BY g ORDER BY id, x NULLS FIRST), "
+        "LEAD(x, 2, -1) OVER (ORDER BY id, x NULLS FIRST, g NULLS FIRST), "
+        "LAG(g, 1, 'none') OVER (PARTITION BY x ORDER BY id, g NULLS FIRST), "
+        "LEAD(id, 0) OVER (ORDER BY id) FROM t",
+    ),
+    (
         "strings",
         "SELECT name, CHAR_LENGTH(name), UPPER(SUBSTRING(name FROM 2 FOR 1)), "
         "POSITION('n' IN name), REPLACE(name, 'n', 'm'), TRIM(LEADING 'a' FROM name) FROM u",
