@@ -125,7 +125,9 @@ def web_server(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
 
 def celery_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
     """The worker, with the beat that runs the pipeline monitor every few seconds."""
-    schedule = Path(env.get("WEIR_STATE_DIR", STATE_DIR)) / "celerybeat-schedule"
+    state_dir = Path(env.get("WEIR_STATE_DIR", STATE_DIR))
+    state_dir.mkdir(parents=True, exist_ok=True)  # beat cannot open its schedule otherwise
+    schedule = state_dir / "celerybeat-schedule"
     return _python(
         "-m", "celery", "-A", "worker.app", "--quiet", "worker",
         "--pool", "threads", "--concurrency", "8", "--loglevel", "WARNING",
