@@ -173,6 +173,21 @@ def test_start_ingest_watch_inspect_and_operate_from_the_dashboard(
     expect(page.get_by_test_id("query-row")).to_have_count(1, timeout=STEP_TIMEOUT_MS)
     expect(page.get_by_test_id("query-row")).to_contain_text("500")
     screenshots(page, "09-query")
+    # A SELECT STREAM tails the stream's new rows live until stopped.
+    page.get_by_test_id("query-sql").fill("SELECT STREAM ticker, shares FROM trades")
+    page.get_by_test_id("query-run").click()
+    status = page.get_by_test_id("query-status")
+    expect(status).to_contain_text("live", timeout=STEP_TIMEOUT_MS)
+    expect(page.get_by_test_id("query-row")).to_have_count(0)
+    trades = [{"ticker": "ACME", "shares": 150}, {"ticker": "INIT", "shares": 7}]
+    assert stack.api("POST", f"pipelines/{name}/ingress/trades", trades)[0] == 200
+    tail = page.get_by_test_id("query-row")
+    expect(tail).to_have_count(2, timeout=STEP_TIMEOUT_MS)
+    expect(tail.filter(has_text="ACME")).to_have_attribute("data-kind", "insert")
+    expect(tail.filter(has_text="INIT")).to_contain_text("7")
+    screenshots(page, "09-query-stream")
+    page.get_by_test_id("query-stop").click()
+    expect(status).to_contain_text("stopped")
     page.get_by_test_id("tab-metrics").click()
     expect(page.get_by_test_id("stats")).to_be_visible(timeout=15_000)
     screenshots(page, "10-metrics")

@@ -148,6 +148,12 @@ def test_rowtime_bounds_close_windows_and_move_waterlines(stack: LiveStack) -> N
     assert waterlines["visits.at"] == "2026-01-01 14:00:00", waterlines
     late = [{"who": "bob", "at": "2026-01-01 13:59:00"}, {"who": "cy", "at": "2026-01-01 14:00:00"}]
     assert push_step(stack, pipeline, "visits", late)["late_rows"] == {"visits": 1}
+    status, late_rows = stack.api("GET", f"pipelines/{pipeline}/late_rows")
+    assert status == 200
+    assert late_rows["counts"] == {"visits": 1}
+    [logged] = late_rows["logged"]
+    assert (logged["relation"], logged["reason"], logged["ordinal"]) == ("visits", "late", 1)
+    assert logged["row"]["who"] == "bob" and logged["row"]["at"].startswith("2026-01-01 13:59")
 
     for path, body, code in [
         ("ingress/clicks/bound", {"bound": "noon"}, "invalid"),
