@@ -219,6 +219,12 @@ SCALAR: dict[str, Scalar] = {
     "extract_hour": lambda a, r: F.hour(a[0]),
     "extract_minute": lambda a, r: F.minute(a[0]),
     "extract_second": lambda a, r: F.second(a[0]),
+    "timestampadd": lambda a, r: F.timestamp_add(
+        r[0]["value"], a[1], a[2].cast(T.TimestampNTZType())
+    ),
+    "timestampdiff": lambda a, r: F.timestamp_diff(
+        r[0]["value"], a[1].cast(T.TimestampNTZType()), a[2].cast(T.TimestampNTZType())
+    ),
     "nullif": lambda a, r: F.when(a[0] == a[1], F.lit(None)).otherwise(a[0]),
     "greatest": lambda a, r: F.greatest(*a),
     "least": lambda a, r: F.least(*a),

@@ -2,8 +2,9 @@
 
 An expression is monotone here when it is a non-decreasing function of
 columns that have waterlines and of constants: `FLOOR(ts TO HOUR)`,
-`ts + INTERVAL '1' HOUR`, `TUMBLE_START(ts, ...)`, a window bound, a widening
-cast. Then a waterline of its input gives it one too.
+`ts + INTERVAL '1' HOUR`, `TIMESTAMPADD(HOUR, 1, ts)`, `YEAR(ts)`,
+`TUMBLE_START(ts, ...)`, a window bound, a widening cast. Then a waterline of
+its input gives it one too.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 
-_ORDER_PRESERVING = frozenset(("floor_time", "ceil_time", "tumble_start", "tumble_end"))
+_ORDER_PRESERVING = frozenset(
+    ("floor_time", "ceil_time", "tumble_start", "tumble_end", "extract_year")
+)
 
 
 def is_monotone(expr: plan.Expr, waterlines: tuple[bool, ...]) -> bool:
@@ -28,6 +31,8 @@ def is_monotone(expr: plan.Expr, waterlines: tuple[bool, ...]) -> bool:
             )
         case plan.Call() if expr.function == "sub" and len(expr.args) == 2:
             return is_monotone(expr.args[0], waterlines) and is_constant(expr.args[1])
+        case plan.Call() if expr.function == "timestampadd":  # (unit, n, t)
+            return is_constant(expr.args[1]) and is_monotone(expr.args[2], waterlines)
         case plan.Cast():
             target = expr.type
             widening = types.is_datetime(target) or types.is_numeric(target)

@@ -476,6 +476,8 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         return time_functions.window_call(call, present, ctx.group_by, ctx.diagnostics)
     if name in time_functions.DATE_PART_FUNCTIONS and not call.name.quoted:
         return _date_part_call(call, ctx, depth)
+    if name in time_functions.TIMESTAMP_ARITHMETIC and not call.name.quoted:
+        return _timestamp_arithmetic_call(call, ctx, depth)
     arity = functions.SCALAR_FUNCTIONS.get(name)
     if arity is None:
         if name in functions.NOT_YET_FUNCTIONS:
@@ -522,6 +524,37 @@ def _date_part_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
         return None
     unit = time_functions.DATE_PART_FUNCTIONS[call.name.value.lower()]
     return time_functions.date_part(unit, shown, operand, call.span, ctx.diagnostics)
+
+
+def _timestamp_arithmetic_call(
+    call: ast.FunctionCall, ctx: ExprContext, depth: int
+) -> plan.Expr | None:
+    """TIMESTAMPADD(unit, n, t) and TIMESTAMPDIFF(unit, t1, t2): the unit is a bare word."""
+    name = call.name.value.lower()
+    if len(call.args) != 3 or call.star or call.distinct or call.filter is not None:
+        ctx.report(
+            Code.UNKNOWN_FUNCTION, f"{name.upper()} expects 3 arguments (unit, ...)", call.span
+        )
+        _bind_parts(call.args[1:], ctx, depth)  # the first is a unit, not a column
+        return None
+    word = call.args[0]
+    parts = word.parts if isinstance(word, ast.ColumnRef) else ()
+    unit = parts[0].value.lower() if len(parts) == 1 and not parts[0].quoted else None
+    if unit not in time_functions.ARITHMETIC_UNITS:
+        units = ", ".join(u.upper() for u in time_functions.ARITHMETIC_UNITS)
+        ctx.report(
+            Code.INVALID_LITERAL,
+            f"{name.upper()} expects a time unit first: one of {units}",
+            word.span,
+        )
+        _bind_parts(call.args[1:], ctx, depth)
+        return None
+    first, second = (bind_expr(arg, ctx, depth) for arg in call.args[1:])
+    if first is None or second is None:
+        return None
+    return time_functions.timestamp_arithmetic(
+        name, unit, (first, second), call.span, ctx.diagnostics
+    )
 
 
 def _bind_args(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> None:

@@ -77,9 +77,8 @@ NOT_YET_FUNCTIONS = frozenset((
     "now", "current_timestamp", "current_date",
     "current_time", "localtimestamp", "localtime", "hop", "session", "hop_start", "hop_end",
     "session_start", "session_end", "snapshot",
-    "search_key", "to_changelog", "from_changelog", "descriptor", "date_trunc", "timestampadd",
-    "timestampdiff", "regexp_replace", "regexp_extract", "split", "md5", "sha1",
-    "sha256",
+    "search_key", "to_changelog", "from_changelog", "descriptor", "date_trunc",
+    "regexp_replace", "regexp_extract", "split", "md5", "sha1", "sha256",
 ))
 # fmt: on
 

@@ -26,6 +26,12 @@ DATE_PART_FUNCTIONS = {
     "dayofyear": "doy",
 }
 WINDOW_FUNCTIONS = ("tumble", "tumble_start", "tumble_end")
+# TIMESTAMPADD(unit, n, t) and TIMESTAMPDIFF(unit, t1, t2), as Calcite has them.
+TIMESTAMP_ARITHMETIC = ("timestampadd", "timestampdiff")
+ARITHMETIC_UNITS = (
+    "microsecond", "millisecond", "second", "minute", "hour",
+    "day", "week", "month", "quarter", "year",
+)  # fmt: skip
 
 
 def floor_ceil(
@@ -126,3 +132,34 @@ def interval_micros(expr: plan.Expr) -> int | None:
     ):
         return expr.value
     return None
+
+
+def timestamp_arithmetic(
+    name: str, unit: str, args: tuple[plan.Expr, plan.Expr], span: Span, found: list[Diagnostic]
+) -> plan.Expr | None:
+    """TIMESTAMPADD(unit, n, t): t moved by n units (a DATE stays a DATE for units of a
+    day or more). TIMESTAMPDIFF(unit, t1, t2): the whole units from t1 to t2, an
+    INTEGER. None after reporting an error."""
+    shown = name.upper()
+    times = (types.TypeKind.TIMESTAMP, types.TypeKind.DATE)
+    first, second = args
+    nullable = first.nullable or second.nullable
+    literal = plan.Literal(unit.upper(), types.VARCHAR, False, span)
+    if name == "timestampadd":
+        if not (types.is_integer(first.type) or types.is_null(first.type)):
+            message = f"{shown} adds an integer number of units, found {first.type}"
+            found.append(error(Code.TYPE_MISMATCH, message, first.span))
+            return None
+        if second.type.kind not in times:
+            message = f"{shown} expects a TIMESTAMP or DATE, found {second.type}"
+            found.append(error(Code.TYPE_MISMATCH, message, second.span))
+            return None
+        whole_days = ARITHMETIC_UNITS.index(unit) >= ARITHMETIC_UNITS.index("day")
+        result = second.type if whole_days else types.TIMESTAMP
+        return plan.Call(name, (literal, first, second), result, nullable, span)
+    for arg in args:
+        if arg.type.kind not in times:
+            message = f"{shown} expects TIMESTAMP or DATE values, found {arg.type}"
+            found.append(error(Code.TYPE_MISMATCH, message, arg.span))
+            return None
+    return plan.Call(name, (literal, first, second), types.INTEGER, nullable, span)

@@ -1,4 +1,5 @@
-"""EXTRACT's units and YEAR(ts)-style functions give Calcite's values on Spark."""
+"""EXTRACT's units, YEAR(ts)-style functions, TIMESTAMPADD and TIMESTAMPDIFF give
+Calcite's values on Spark."""
 
 import json
 
@@ -43,4 +44,29 @@ def test_date_parts_of_a_timestamp_a_date_and_a_time(spark: SparkSession) -> Non
         "d_q": 1,
         "tm_h": 23,
         "tm_s": 58,
+    }
+
+
+ARITHMETIC = """
+CREATE TABLE t (ts TIMESTAMP, d DATE);
+CREATE VIEW moved AS SELECT
+    TIMESTAMPADD(HOUR, 5, ts) AS later, TIMESTAMPADD(MONTH, 2, d) AS two_months,
+    TIMESTAMPADD(MINUTE, -90, d) AS before_midnight, TIMESTAMPDIFF(DAY, d, ts) AS days,
+    TIMESTAMPDIFF(HOUR, ts, d) AS hours_back, TIMESTAMPDIFF(MONTH, d, ts) AS months
+FROM t;
+"""
+
+
+def test_timestampadd_and_timestampdiff(spark: SparkSession) -> None:
+    plan = compile_program(ARITHMETIC).to_json()["plan"]
+    row = {"ts": "2024-12-31 22:00:00", "d": "2023-12-31"}
+    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    [change] = deltas["moved"]
+    assert change["insert"] == {
+        "later": "2025-01-01 03:00:00",
+        "two_months": "2024-02-29",  # the month's last day, as its own day does not exist
+        "before_midnight": "2023-12-30 22:30:00",
+        "days": 366,  # whole days: 2024 is a leap year, and 22 hours are not a day
+        "hours_back": -(366 * 24 + 22),
+        "months": 12,
     }

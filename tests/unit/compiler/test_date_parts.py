@@ -50,3 +50,34 @@ def test_every_unit_of_extract_and_its_function_is_a_bigint() -> None:
 def test_a_unit_its_argument_cannot_have_is_an_error(sql: str, message: str) -> None:
     errors = _errors(f"CREATE VIEW v AS {sql};")
     assert len(errors) == 1 and message in errors[0][1], errors
+
+
+def test_timestampadd_keeps_a_date_for_whole_days_and_timestampdiff_is_an_integer() -> None:
+    columns = _columns(
+        "CREATE VIEW v AS SELECT TIMESTAMPADD(DAY, 1, d) AS a, TIMESTAMPADD(HOUR, 1, d) AS b, "
+        "TIMESTAMPADD(quarter, x, ts) AS c, TIMESTAMPDIFF(SECOND, d, ts) AS e, "
+        "TIMESTAMPDIFF(YEAR, d, d) AS f FROM (SELECT ts, d, 2 AS x FROM t);"
+    )
+    assert columns == [
+        ("a", "DATE", False),
+        ("b", "TIMESTAMP", False),
+        ("c", "TIMESTAMP", True),
+        ("e", "INTEGER", True),
+        ("f", "INTEGER", False),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("SELECT TIMESTAMPADD('HOUR', 1, ts) FROM t", "expects a time unit first"),
+        ("SELECT TIMESTAMPADD(FORTNIGHT, 1, ts) FROM t", "expects a time unit first"),
+        ("SELECT TIMESTAMPADD(HOUR, 1.5, ts) FROM t", "adds an integer number of units"),
+        ("SELECT TIMESTAMPADD(HOUR, 1, tm) FROM t", "expects a TIMESTAMP or DATE, found TIME"),
+        ("SELECT TIMESTAMPDIFF(DAY, ts, s) FROM t", "expects TIMESTAMP or DATE values"),
+        ("SELECT TIMESTAMPDIFF(DAY, ts) FROM t", "TIMESTAMPDIFF expects 3 arguments"),
+    ],
+)
+def test_wrong_timestamp_arithmetic_is_an_error(sql: str, message: str) -> None:
+    errors = _errors(f"CREATE VIEW v AS {sql};")
+    assert len(errors) == 1 and message in errors[0][1], errors

@@ -33,6 +33,23 @@ def test_monotone_expressions_keep_a_waterline() -> None:
     assert not is_monotone(call("sub", HOUR, TS), lines)
     assert not is_monotone(OTHER, lines)
     assert not is_monotone(call("add", TS, OTHER), lines)
+    one = plan.Literal(1, types.INTEGER, False, S)
+    assert is_monotone(call("timestampadd", unit, one, TS), lines)
+    assert not is_monotone(call("timestampadd", unit, TS, TS), lines), "n must be constant"
+    assert is_monotone(call("extract_year", TS), lines)
+    assert not is_monotone(call("extract_month", TS), lines)
+
+
+def test_an_emit_final_column_moved_by_timestampadd_or_its_year_has_a_waterline() -> None:
+    found = views(
+        "CREATE TABLE t (ts TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR, x INT);\n"
+        "CREATE VIEW v WITH ('emit_final' = 'h') AS SELECT TIMESTAMPADD(HOUR, 1, "
+        "FLOOR(ts TO HOUR)) AS h, COUNT(*) AS n FROM t GROUP BY TIMESTAMPADD(HOUR, 1, "
+        "FLOOR(ts TO HOUR));\n"
+        "CREATE VIEW y WITH ('emit_final' = 'yr') AS SELECT YEAR(ts) AS yr, SUM(x) AS s "
+        "FROM t GROUP BY YEAR(ts);"
+    )
+    assert waterlines(found["v"]) == ["h"] and waterlines(found["y"]) == ["yr"]
 
 
 def test_facts_meet_column_by_column() -> None:
