@@ -71,6 +71,8 @@ def lines(
     axes.set_ylim(bottom=0)
     if log_x:
         axes.set_xscale("log")
+        axes.minorticks_off()
+    axes.set_xticks(list(xs), [f"{x:,g}" for x in xs])
     if len(series) > 1:
         axes.legend()
     axes.grid(alpha=0.3)
