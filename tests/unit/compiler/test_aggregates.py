@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of, plan_nodes
 
 DDL = "CREATE TABLE t (g VARCHAR, x INTEGER, f DOUBLE, ok BOOLEAN NOT NULL, s VARCHAR);\n"
 
@@ -16,8 +17,7 @@ def _compiled(sql: str) -> dict:
 
 
 def _errors(sql: str) -> list[tuple[str, str]]:
-    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
-    return [(d.code, d.message) for d in result.diagnostics if d.severity == "error"]
+    return errors_of(DDL + f"CREATE VIEW v AS {sql};")
 
 
 def test_statistics_are_doubles_and_boolean_aggregates_booleans_under_every_spelling() -> None:
@@ -32,9 +32,7 @@ def test_statistics_are_doubles_and_boolean_aggregates_booleans_under_every_spel
         assert types[name] == ("DOUBLE", True), name
     for name in "ijkl":
         assert types[name] == ("BOOLEAN", True), name
-    [aggregate] = [
-        node for node in _nodes(compiled["plan"]["views"][0]["query"]) if node["op"] == "aggregate"
-    ]
+    [aggregate] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
     # Calls that are the same under two spellings (VARIANCE(x), VAR_SAMP(x)) are one.
     assert [a["function"] for a in aggregate["aggregates"]] == [
         "stddev_samp",
@@ -50,9 +48,7 @@ def test_statistics_are_doubles_and_boolean_aggregates_booleans_under_every_spel
 
 def test_distinct_is_dropped_where_it_changes_nothing() -> None:
     compiled = _compiled("SELECT BOOL_OR(DISTINCT ok) AS b FROM t")
-    [aggregate] = [
-        node for node in _nodes(compiled["plan"]["views"][0]["query"]) if node["op"] == "aggregate"
-    ]
+    [aggregate] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
     assert aggregate["aggregates"][0]["distinct"] is False
 
 
@@ -61,7 +57,7 @@ def test_statistics_and_boolean_aggregates_run_over_windows() -> None:
         "SELECT g, STDDEV_POP(x) OVER (PARTITION BY g) AS a, "
         "BOOL_OR(ok) OVER (PARTITION BY g ORDER BY x ROWS 1 PRECEDING) AS b FROM t"
     )
-    [window] = [n for n in _nodes(compiled["plan"]["views"][0]["query"]) if n["op"] == "window"]
+    [window] = plan_nodes(compiled["plan"]["views"][0]["query"], "window")
     assert [c["function"] for c in window["calls"]] == ["stddev_pop", "bool_or"]
 
 
@@ -78,13 +74,3 @@ def test_wrong_arguments_are_errors(sql: str, code: str, message: str) -> None:
     errors = _errors(sql)
     assert len(errors) == 1, errors
     assert errors[0][0] == code and message in errors[0][1], errors
-
-
-def _nodes(node: dict) -> list[dict]:
-    found = [node]
-    for value in node.values():
-        children = value if isinstance(value, list) else [value]
-        for child in children:
-            if isinstance(child, dict) and "op" in child:
-                found.extend(_nodes(child))
-    return found

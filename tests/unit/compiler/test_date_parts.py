@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of
 
 DDL = "CREATE TABLE t (ts TIMESTAMP, d DATE NOT NULL, tm TIME, s VARCHAR);\n"
 
 
 def _errors(sql: str) -> list[tuple[str, str]]:
-    result = compile_program(DDL + sql)
-    return [(d.code, d.message) for d in result.diagnostics if d.severity == "error"]
+    return errors_of(DDL + sql)
 
 
 def _columns(sql: str) -> list[tuple[str, str, bool]]:

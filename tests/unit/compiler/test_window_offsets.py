@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of, plan_nodes
 
 DDL = "CREATE TABLE t (id BIGINT NOT NULL, g VARCHAR, x INTEGER NOT NULL);\n"
 
@@ -22,9 +23,7 @@ def test_lag_and_lead_take_a_value_an_offset_and_a_default_of_its_type() -> None
     assert types["prev"] == ("INTEGER", True), "no row before the first"
     assert types["next2"] == ("INTEGER", True)
     assert types["prev_g"] == ("VARCHAR", True)
-    [window] = [
-        node for node in _nodes(compiled["plan"]["views"][0]["query"]) if node["op"] == "window"
-    ]
+    [window] = plan_nodes(compiled["plan"]["views"][0]["query"], "window")
     calls = window["calls"]
     assert [c["function"] for c in calls] == ["lag", "lead", "lag", "lag"]
     assert [a["value"] for a in (c["args"][1] for c in calls)] == [1, 2, 1, 1]
@@ -47,17 +46,6 @@ def test_lag_and_lead_take_a_value_an_offset_and_a_default_of_its_type() -> None
     ],
 )
 def test_wrong_lag_and_lead_calls_are_errors(select: str, code: str, message: str) -> None:
-    result = compile_program(DDL + f"CREATE VIEW v AS SELECT id, {select} AS y FROM t;")
-    errors = [(d.code, d.message) for d in result.diagnostics if d.severity == "error"]
+    errors = errors_of(DDL + f"CREATE VIEW v AS SELECT id, {select} AS y FROM t;")
     assert len(errors) == 1, errors
     assert errors[0][0] == code and message in errors[0][1], errors
-
-
-def _nodes(node: dict) -> list[dict]:
-    found = [node]
-    for value in node.values():
-        children = value if isinstance(value, list) else [value]
-        for child in children:
-            if isinstance(child, dict) and "op" in child:
-                found.extend(_nodes(child))
-    return found
