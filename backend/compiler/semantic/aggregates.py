@@ -34,6 +34,15 @@ COMPILED = ("count", "sum", "avg", "min", "max", *STATISTICS, *BOOLEAN_AGGREGATE
 DISTINCT_IRRELEVANT = ("min", "max", *BOOLEAN_AGGREGATES)
 
 
+def canonical_name(name: str) -> str:
+    """The plan's name of the aggregate SQL calls `name` (STDDEV is stddev_samp).
+
+    >>> canonical_name("EVERY"), canonical_name("Sum")
+    ('bool_and', 'sum')
+    """
+    return SPELLINGS.get(name.lower(), name.lower())
+
+
 def aggregate_type(name: str, arg: SqlType | None) -> SqlType | None:
     """The result type of `name(arg)` (arg None for COUNT(*)), None if not allowed.
 
@@ -68,7 +77,7 @@ def agg_call(
 ) -> tuple[plan.AggCall | None, str | None]:
     """The typed aggregate, or an error message (about the call's argument)."""
     shown = call.name.value.upper()
-    name = SPELLINGS.get(shown.lower(), shown.lower())
+    name = canonical_name(shown)
     if call.star:
         if name != "count":
             return None, f"{shown}(*) is not allowed: only COUNT(*)"

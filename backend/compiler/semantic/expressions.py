@@ -577,8 +577,7 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
     if call.filter is not None:
         ctx.not_supported(f"{shown}(...) FILTER", call.filter.span)
         return None
-    canonical = aggregates.SPELLINGS.get(call.name.value.lower(), call.name.value.lower())
-    if call.distinct and canonical in aggregates.STATISTICS:
+    if call.distinct and aggregates.canonical_name(call.name.value) in aggregates.STATISTICS:
         ctx.not_supported(f"{shown}(DISTINCT ...)", call.span)
         return None
     inner = replace(ctx, aggregates=None, aggregate_clause="an aggregate", group_by=False)

@@ -26,7 +26,6 @@ from backend.compiler.syntax import ast
 RANKING = frozenset({"row_number", "rank", "dense_rank"})
 # LAG/LEAD(x [, offset [, default]]): x of the row `offset` rows before / after.
 OFFSETS = frozenset({"lag", "lead"})
-WINDOW_AGGREGATES = frozenset(aggregates.COMPILED)
 
 
 @dataclass
@@ -117,7 +116,7 @@ def _bind_call(
 ) -> plan.WindowCall | None:
     name = call.name.value.lower()
     shown = name.upper()
-    if name not in RANKING and name not in OFFSETS and name not in WINDOW_AGGREGATES:
+    if name not in RANKING and name not in OFFSETS and name not in aggregates.COMPILED:
         ctx.not_supported(f"window function {shown}", call.span)
         return None
     if call.distinct or call.filter is not None:
