@@ -25,7 +25,8 @@ from typing import Any
 from pyspark.sql import SparkSession
 
 from backend.compiler.adhoc import Query, compile_with_queries, queries_of
-from worker.runner.engine import StepEngine
+from worker.runner.engine import INPUT_SCHEMA, StepEngine
+from worker.runner.incremental import literal_rows
 from worker.runner.source import SCHEMA
 from worker.runner.state import MemoryStateStore
 
@@ -101,7 +102,9 @@ def replay(
         step += 1
         rows = step_rows(plan, line, line_no, seq)
         seq += len(rows)
-        result = engine.step(step, spark.createDataFrame(rows, SCHEMA))
+        records = [dict(zip(SCHEMA.names, row, strict=True)) for row in rows]
+        batch = literal_rows(spark, records, INPUT_SCHEMA)
+        result = engine.step(step, batch, relations={relation for _, relation, _, _ in rows})
         for view, changes in result.deltas.items():
             if view in snapshots:
                 for change in changes:

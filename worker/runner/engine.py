@@ -21,7 +21,7 @@ import decimal
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,10 +31,17 @@ from pyspark.sql import functions as F
 import worker.runner.window_join  # noqa: F401  (registers the window_join rule)
 from worker.runner.blocks import released_blocks
 from worker.runner.clocks import waterlines
-from worker.runner.incremental import Lowering, consolidate, literal_rows, names, row_json
+from worker.runner.incremental import (
+    Lowering,
+    consolidate,
+    literal_rows,
+    names,
+    row_json,
+    types_of,
+)
 from worker.runner.inputs import table_input
 from worker.runner.keys import has_upserts, upserted
-from worker.runner.lower import WEIGHT
+from worker.runner.lower import WEIGHT, scanned
 from worker.runner.pumps import as_input_log, declared_states, pump_order, pumped
 from worker.runner.source import SCHEMA
 from worker.runner.state import MemoryStateStore, Multiset, Snapshot, StateStore
@@ -107,13 +114,15 @@ class StepEngine:
         *,
         backfill: Backfill | None = None,
         extra_views: Sequence[Mapping[str, Any]] = (),
+        relations: Collection[str] | None = None,
     ) -> StepResult:
         """Run one step. `pumps` gives each pump's state (running, paused or stopped; as
         the program declares them when absent). `extra_views`: stateless views (ad-hoc
         SELECT STREAM queries) over the program's relations, computed on this step's
-        changes and answered apart, keyed by their name."""
+        changes and answered apart, keyed by their name. `relations`: the tables and
+        streams with changes (rows or bounds) in `changes`, found when not given."""
         with released_blocks(self.spark):
-            return self._step(step_no, changes, pumps, backfill, extra_views)
+            return self._step(step_no, changes, pumps, backfill, extra_views, relations)
 
     def _step(
         self,
@@ -122,15 +131,23 @@ class StepEngine:
         pumps: Mapping[str, str] | None,
         backfill: Backfill | None,
         extra_views: Sequence[Mapping[str, Any]],
+        relations: Collection[str] | None,
     ) -> StepResult:
         snapshot = self.state.load(before_step=step_no)
         values = snapshot.values
         maxima: dict[str, str] = values.get("maxima", {})
         # The step's input is read by many parts of the job: materialise it once.
         changes = changes.select(*SCHEMA.names).localCheckpoint(eager=True)
+        if relations is None:
+            relations = {r["relation"] for r in changes.select("relation").distinct().collect()}
         held_rows = [dict(zip(SCHEMA.names, r, strict=True)) for r in values.get("held", [])]
         held = literal_rows(self.spark, held_rows, INPUT_SCHEMA)
         ctx = Lowering(self.spark, {}, snapshot.multisets, not values.get("started"))
+        if ctx.first_step or backfill is not None or self.pumps:
+            touched = {*self.relations, *self.views}  # every view runs
+        else:
+            changed = {*relations, *(r["relation"] for r in held_rows)}
+            touched = touched_by(self.plan, changed)
         states = {**declared_states(self.plan), **(pumps or {})}
         pumped_rows: dict[str, list[DataFrame]] = defaultdict(list)
         # New views see the older relations' contents too; their state starts empty.
@@ -144,7 +161,9 @@ class StepEngine:
                 new = changes.where(F.col("relation") == name)
                 for more in pumped_rows[name]:
                     new = new.unionByName(more)
-                records += self._input(ctx, relation, new, held, maxima)
+                inputs = self._input(ctx, relation, new, held, maxima)
+                if name in touched:  # an untouched input drops, holds and moves nothing
+                    records += inputs
                 if fill is not None and backfill is not None:
                     fill.changes[name] = backfill.with_history(name, ctx.changes[name])
             elif kind == "pump":
@@ -161,6 +180,9 @@ class StepEngine:
                     )
             else:
                 view = self.views[name]
+                if name not in touched:
+                    ctx.changes[name] = ctx.empty(types_of(view["columns"]))
+                    continue
                 if fill is not None and backfill is not None:
                     delta = (fill if name in backfill.views else ctx).rel(view["query"], name)
                     fill.changes[name] = backfill.with_history(name, delta)
@@ -171,6 +193,8 @@ class StepEngine:
                     continue
                 records.append(_published(view, delta, "out", name))
         for view in extra_views:
+            if touched.isdisjoint(scanned(view["query"])):
+                continue
             records.append(
                 _published(view, ctx.rel(view["query"], "__extra"), "extra", view["name"])
             )
@@ -180,11 +204,13 @@ class StepEngine:
             records.append(
                 _tagged(summed, "state", save.key, F.col(WEIGHT), F.col("row"), F.lit(0))
             )
-        union = records[0]
-        for more in records[1:]:
-            union = union.unionByName(more)
-        collected = union.collect()
-        return self._finish(step_no, snapshot, collected, extra_views)
+        collected = []
+        if records:
+            union = records[0]
+            for more in records[1:]:
+                union = union.unionByName(more)
+            collected = union.collect()
+        return self._finish(step_no, snapshot, collected, extra_views, touched)
 
     def _input(
         self,
@@ -219,6 +245,7 @@ class StepEngine:
         snapshot: Snapshot,
         collected: list[Any],
         extra_views: Sequence[Mapping[str, Any]],
+        touched: set[str],
     ) -> StepResult:
         multisets = snapshot.multisets
         values = dict(snapshot.values)
@@ -268,7 +295,7 @@ class StepEngine:
             held=sorted(held),
             dropped_counts=counts,
         )
-        if self.emit_final:
+        if not touched.isdisjoint(self.emit_final):
             self._emit_final(outputs, multisets, maxima)
         self.state.commit(step_no, Snapshot(multisets, values, step_no))
         deltas: dict[str, list[Change]] = {}
@@ -333,6 +360,30 @@ class StepEngine:
         for more in rows[1:]:
             union = union.unionByName(more)
         return {r["view"]: r["value"] for r in union.collect() if r["value"] is not None}
+
+
+def touched_by(plan: Mapping[str, Any], changed: Collection[str]) -> set[str]:
+    """The inputs and views a step can change: the inputs with changes (rows, bounds or
+    held rows) and the views that read them, directly or through other views.
+
+    A view whose inputs did not change has no changes and keeps its state; its
+    waterline stays put too, and with it what emit_final, windowed joins and sorts
+    release. (A program's first step, a backfill and pumps run every view.)
+
+    >>> scan = lambda name: {"op": "scan", "relation": name}
+    >>> plan = {"inputs": [{"name": "a"}, {"name": "b"}],
+    ...         "views": [{"name": "v", "query": scan("a")},
+    ...                   {"name": "w", "query": scan("b")},
+    ...                   {"name": "x", "query": {"op": "union",
+    ...                                           "inputs": [scan("v"), scan("b")]}}]}
+    >>> sorted(touched_by(plan, {"a"}))
+    ['a', 'v', 'x']
+    """
+    touched = {r["name"] for r in plan["inputs"]} & set(changed)
+    for view in plan["views"]:  # in program order: a view comes after what it reads
+        if not touched.isdisjoint(scanned(view["query"])):
+            touched.add(view["name"])
+    return touched
 
 
 def _published(view: Mapping[str, Any], delta: DataFrame, tag: str, name: str) -> DataFrame:
