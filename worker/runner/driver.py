@@ -83,10 +83,15 @@ class StepSink:
         started = time.perf_counter()
         batch.persist()
         try:
-            counted = batch.agg(F.count(F.lit(1)).alias("rows"), F.max("seq").alias("seq")).first()
-            input_rows = int(counted["rows"]) if counted else 0
+            counted = (
+                batch.groupBy("relation")
+                .agg(F.count(F.lit(1)).alias("rows"), F.max("seq").alias("seq"))
+                .collect()
+            )
+            input_rows = sum(int(r["rows"]) for r in counted)
             if input_rows == 0:
                 return
+            last_seq = max(int(r["seq"]) for r in counted)
             pipeline = Pipeline.objects.values("last_step", "processed_seq", "backfill_views").get(
                 pk=self.pipeline_id
             )
@@ -103,13 +108,14 @@ class StepSink:
                 pump_states(pipeline_id=self.pipeline_id),
                 backfill=backfill,
                 extra_views=extra_views,
+                relations={r["relation"] for r in counted},
             )
         finally:
             batch.unpersist()
         figures = StepFigures(
             input_rows=input_rows,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
-            processed_seq=int(counted["seq"]),
+            processed_seq=last_seq,
             state_rows=result.state_rows,
             waterlines=result.waterlines,
         )
