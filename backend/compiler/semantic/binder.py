@@ -18,6 +18,7 @@ from backend.compiler.diagnostics import Code, Diagnostic, Note, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic.catalog import Catalog, Column, Relation, RelationKind
 from backend.compiler.semantic.environment import Environment
+from backend.compiler.semantic.inserts import bind_insert
 from backend.compiler.semantic.lateness import (
     attach_lateness,
     collect_lateness,
@@ -26,7 +27,6 @@ from backend.compiler.semantic.lateness import (
 from backend.compiler.semantic.properties import Properties, check_properties
 from backend.compiler.semantic.pumps import bind_pump, check_pump_cycles, pump_entry
 from backend.compiler.semantic.queries import (
-    bind_query,
     bind_statement_query,
     is_stream,
     with_column_names,
@@ -182,7 +182,7 @@ def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
         case stmt.CreateView():
             return _bind_view(statement, env)
         case stmt.Insert():
-            _bind_insert(statement, "INSERT statements", statement.span.start, env)
+            bind_insert(statement, env)
         case stmt.CreatePump():
             return Outcome(pump=bind_pump(statement, env))
         case stmt.LatenessStatement():
@@ -375,13 +375,3 @@ def _emit_final(
         )
     )
     return None
-
-
-# ---------------------------------------------------------------- not compiled yet
-
-
-def _bind_insert(insert: stmt.Insert, construct: str, start: int, env: Environment) -> None:
-    env.not_supported(construct, Span(start, insert.target.span.end))
-    env.lookup(insert.target)
-    if not isinstance(insert.query.body, ast.Values):  # rows of literals: nothing to check
-        bind_query(insert.query, env)

@@ -84,6 +84,14 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             return _typed_literal(expr, ctx)
         case ast.IntervalLiteral():
             return _interval(expr, ctx)
+        case ast.Parameter():
+            ctx.report(
+                Code.DYNAMIC_PARAMETER,
+                "A program has no values for parameters: '?' is for a client's prepared statement",
+                expr.span,
+                hint="write the value itself, a literal",
+            )
+            return None
         case ast.ColumnRef():
             return _column(expr, ctx)
         case ast.UnaryOp():

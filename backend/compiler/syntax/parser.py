@@ -291,6 +291,8 @@ def _create_pump(c: Cursor, start: int) -> stmt.CreatePump:
 
 def _insert(c: Cursor) -> stmt.Insert:
     start = c.expect_word("insert").start
+    if c.current.is_word("expedited"):  # SQLstream's faster INSERT from a client
+        c.advance()
     c.expect_word("into")
     target = c.expect_identifier("a table or stream name")
     following = c.peek()

@@ -11,6 +11,7 @@ import pytest
 
 from backend.compiler import compile_program
 from backend.compiler.diagnostics import Severity
+from backend.compiler.source import Span
 
 from .markers import marked
 
@@ -182,7 +183,15 @@ CASES = [
         ["SQL213"],
     ),
     ("unknown_window", T + "CREATE VIEW w AS SELECT SUM(a) OVER «w2» FROM t", ["SQL217"]),
-    ("insert", T + "«INSERT INTO t» VALUES (1, 'a', NULL)", ["SQL401"]),
+    # SQL402: INSERT as a statement; SQL403: a dynamic parameter
+    ("insert", T + "«INSERT INTO t VALUES (1, 'a', NULL)»", ["SQL402"]),
+    ("insert_expedited", T + "«INSERT EXPEDITED INTO t (a) VALUES (?)»", ["SQL402"]),
+    (
+        "insert_select",
+        T + "«INSERT INTO t SELECT a, v, ts FROM t WHERE a > 1»;\nSELECT 1 AS one",
+        ["SQL402"],
+    ),
+    ("parameter", T + "CREATE VIEW w AS SELECT a FROM t WHERE a > «?»", ["SQL403"]),
 ]
 
 
@@ -271,3 +280,41 @@ def test_streaming_order_by_needs_a_monotonic_leading_key() -> None:
     assert found == [("SQL306", key)]
     monotone = "CREATE STREAM s (u INT);\nCREATE VIEW v AS SELECT STREAM * FROM s ORDER BY rowtime"
     assert compile_program(monotone).diagnostics == ()
+
+
+def test_an_insert_statement_says_how_its_rows_get_in() -> None:
+    """Feldera's spec writes input transactions as INSERTs: the hint is the step line."""
+    program = (
+        "CREATE TABLE T (ts TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR, location VARCHAR);\n"
+        "INSERT INTO T VALUES('2020-01-01 00:00:00', 'home');"
+    )
+    (diagnostic,) = compile_program(program).diagnostics
+    assert diagnostic.message == (
+        "A program does not run INSERT statements: rows enter 't' through the pipeline's ingress"
+    )
+    assert diagnostic.hint == (
+        "send the rows to the pipeline's ingress, POST /api/v1/pipelines/{pipeline}/ingress/t, "
+        'or to weir replay as a step line: {"t": [{"insert": '
+        '{"ts": "2020-01-01 00:00:00", "location": "home"}}]}'
+    )
+
+
+def test_an_insert_of_parameters_or_into_an_unknown_table_hints_the_shape() -> None:
+    (insert,) = compile_program(T + "INSERT INTO t (v, a) VALUES (?, -1)").diagnostics
+    assert insert.hint is not None
+    assert insert.hint.endswith('{"t": [{"insert": {"v": ..., "a": ...}}]}')
+    text = "INSERT INTO nowhere VALUES (1)"
+    insert, unknown = compile_program(text).diagnostics
+    assert (insert.code.value, insert.span) == ("SQL402", Span(0, len(text)))
+    assert insert.hint is not None and insert.hint.endswith('{"nowhere": [{"insert": {...}}]}')
+    assert (unknown.code.value, unknown.span) == ("SQL201", Span(12, 19))
+
+
+def test_a_pump_is_the_insert_a_program_takes() -> None:
+    (diagnostic,) = compile_program(T + "INSERT INTO t (a) SELECT a FROM t").diagnostics
+    assert diagnostic.hint == (
+        "to insert a query's rows as they come, make it a pump: "
+        "CREATE PUMP name AS INSERT INTO t (a) SELECT ..."
+    )
+    pump = "CREATE TABLE u (a INT);\nCREATE PUMP p AS INSERT INTO u (a) SELECT a + 1 FROM t"
+    assert compile_program(T + pump).diagnostics == ()
