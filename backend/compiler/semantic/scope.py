@@ -111,9 +111,14 @@ def resolve_column(
     return field_access(column, fields, diagnostics, suggestions)
 
 
+def quiet_column(scope: Scope, name: ast.Identifier) -> plan.ColumnRef | None:
+    """The unqualified column `name`, or None: nothing reported, no hint spent."""
+    return _resolve_unqualified(scope, name, name.span, [], Budget(0))
+
+
 def row_column(scope: Scope, name: ast.Identifier) -> plan.ColumnRef | None:
     """The unqualified column `name` when it is one of ROW type (else None, silently)."""
-    found = _resolve_unqualified(scope, name, name.span, [], Budget(0))
+    found = quiet_column(scope, name)
     return found if found is not None and types.is_row(found.type) else None
 
 
