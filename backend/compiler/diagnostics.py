@@ -60,6 +60,7 @@ class Code(StrEnum):
     INSERT_STATEMENT = "SQL402"  # INSERT INTO ... as a statement: rows enter a pipeline
     # through its ingress (or weir replay's steps), not through its program
     DYNAMIC_PARAMETER = "SQL403"  # ?: a value a client binds to a prepared statement
+    DROP_STATEMENT = "SQL404"  # DROP ...: a program declares what its pipeline has
 
 
 class Severity(StrEnum):

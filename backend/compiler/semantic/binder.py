@@ -185,6 +185,16 @@ def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
             bind_insert(statement, env)
         case stmt.CreatePump():
             return Outcome(pump=bind_pump(statement, env))
+        case stmt.Drop():
+            env.report(
+                error(
+                    Code.DROP_STATEMENT,
+                    "A program does not run DROP statements: it declares what its pipeline has",
+                    statement.span,
+                    hint=f"to drop '{statement.name.value}', delete the statement that "
+                    "creates it and deploy the program",
+                )
+            )
         case stmt.LatenessStatement():
             pass  # collected before the statements (see semantic/lateness.py)
         case stmt.QueryStatement():
@@ -288,7 +298,8 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> Outcome:
         names = tuple(column.value for column in statement.columns)
         spans = tuple(column.span for column in statement.columns)
         bound = with_column_names(bound, names)
-    if not _check_distinct_names(names, spans, env):
+    stars = frozenset() if statement.columns else _star_spans(statement.query)
+    if not _check_distinct_names(names, spans, stars, env):
         return Outcome()
     emit_final = _emit_final(statement, properties, names, env)
     columns = attach_lateness(
@@ -324,25 +335,41 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> Outcome:
 
 
 def _check_distinct_names(
-    names: tuple[str, ...], spans: tuple[Span, ...], env: Environment
+    names: tuple[str, ...], spans: tuple[Span, ...], stars: frozenset[Span], env: Environment
 ) -> bool:
+    """`stars`: the spans of the `*` items that gave columns (a join's `*` gives the
+    columns of both sides, which may share names)."""
     first: dict[str, Span] = {}
     distinct = True
     for name, span in zip(names, spans, strict=True):
         if name in first:
+            hint = "give each column its own name with AS"
+            if span in stars:
+                hint = f"list the columns instead of *, one '{name}' renamed with AS"
             env.report(
                 error(
                     Code.DUPLICATE_COLUMN,
                     f"Duplicate column '{name}' in the view",
                     span,
                     notes=(Note(f"'{name}' is first defined here", first[name]),),
-                    hint="give each column its own name with AS",
+                    hint=hint,
                 )
             )
             distinct = False
         else:
             first[name] = span
     return distinct
+
+
+def _star_spans(query: ast.Query) -> frozenset[Span]:
+    """The `*` items of the SELECT that names the query's columns (a set operation's
+    first)."""
+    body = query.body
+    while not isinstance(body, ast.Select | ast.Values):
+        body = body.body if isinstance(body, ast.Query) else body.left
+    if isinstance(body, ast.Values):
+        return frozenset()
+    return frozenset(item.span for item in body.items if isinstance(item, ast.StarItem))
 
 
 def _emit_final(
