@@ -285,6 +285,9 @@ def _binary(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | Non
         hint = None
         if expr.op == "+" and types.is_string(left.type) and types.is_string(right.type):
             hint = "use || to concatenate strings"
+        elif expr.op in "+-" and types.is_datetime(left.type) and types.is_numeric(right.type):
+            verb = "add" if expr.op == "+" else "subtract"
+            hint = f"{verb} an INTERVAL, such as INTERVAL '0.1' SECOND"
         ctx.report(
             Code.TYPE_MISMATCH,
             f"Cannot apply '{expr.op}' to {left.type} and {right.type}",

@@ -190,7 +190,11 @@ def _resolve_in_entry(
 def report_unknown_qualifier(
     scope: Scope, qualifier: ast.Identifier, diagnostics: list[Diagnostic], suggestions: Budget
 ) -> None:
-    hint = did_you_mean(qualifier.value, (entry.alias for entry in scope.entries), suggestions)
+    renamed = [e.alias for e in scope.entries if e.description.endswith(f" '{qualifier.value}'")]
+    if renamed and renamed[0] != qualifier.value:
+        hint: str | None = f"'{qualifier.value}' is named '{renamed[0]}' in this FROM"
+    else:
+        hint = did_you_mean(qualifier.value, (entry.alias for entry in scope.entries), suggestions)
     diagnostics.append(
         error(
             Code.UNKNOWN_RELATION,

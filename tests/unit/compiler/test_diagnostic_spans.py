@@ -192,6 +192,12 @@ CASES = [
         ["SQL402"],
     ),
     ("parameter", T + "CREATE VIEW w AS SELECT a FROM t WHERE a > «?»", ["SQL403"]),
+    # SQL404: DROP in a program
+    ("drop", T + "«DROP FOREIGN STREAM t»;\nSELECT a FROM t", ["SQL404"]),
+    ("drop_what", T + "DROP «INDEX» i", ["SQL101"]),
+    # The spec's own slips, each one message where it is.
+    ("glued_from", T + "SELECT a, v «FROMt»", ["SQL101"]),
+    ("renamed_relation", T + "SELECT «t».a FROM t AS x", ["SQL201"]),
 ]
 
 
@@ -318,3 +324,24 @@ def test_a_pump_is_the_insert_a_program_takes() -> None:
     )
     pump = "CREATE TABLE u (a INT);\nCREATE PUMP p AS INSERT INTO u (a) SELECT a + 1 FROM t"
     assert compile_program(T + pump).diagnostics == ()
+
+
+@pytest.mark.parametrize(
+    ("sql", "hint"),
+    [
+        ("SELECT a, v FROMt", "FROM t?"),
+        ("SELECT t.a FROM t AS x", "'t' is named 'x' in this FROM"),
+        ("SELECT ts + 1 AS x FROM t", "add an INTERVAL, such as INTERVAL '0.1' SECOND"),
+        (
+            "DROP TABLE t",
+            "to drop 't', delete the statement that creates it and deploy the program",
+        ),
+        (
+            "SELECT * FROM t AS a JOIN t AS b ON a.a = b.a",
+            "list the columns instead of *, one 'a' renamed with AS",
+        ),
+    ],
+)
+def test_the_hint_says_what_was_meant(sql: str, hint: str) -> None:
+    (diagnostic, *_) = compile_program(T + sql).diagnostics
+    assert diagnostic.hint == hint
