@@ -204,8 +204,9 @@ def _check_glued_from(c: Cursor, last: ast.SelectItem) -> None:
     alias = last.alias if isinstance(last, ast.ExprItem) else None
     if alias is None or alias.quoted or c.at_word("from") or c.tokens[c.pos - 2].is_word("as"):
         return
-    if len(alias.value) > 4 and alias.value.startswith("from"):
-        written = c.tokens[c.pos - 1].text
+    written = c.tokens[c.pos - 1].text
+    # Written in capitals, as keywords are: `1 fromage` may well be an alias.
+    if written.startswith("FROM") and written[4:5].isalpha():
         c.report(f"Expected FROM, found '{written}'", alias.span, f"FROM {written[4:]}?")
         raise ParseAbort
 
