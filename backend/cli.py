@@ -138,6 +138,11 @@ def _replay(args: argparse.Namespace) -> int:
         _write(sys.stderr, format_text(result, args.file))
         return EXIT_PROGRAM_ERRORS
     plan = result.to_json()["plan"]
+    views = [view["name"] for view in plan["views"]]
+    if queries and views[-len(queries) :] != [query.name for query in queries]:
+        # `--query "SELECT 1; SELECT 2"`: the second is a query of the program.
+        _write(sys.stderr, "weir: error: a --query is one query, without ';' inside\n")
+        return EXIT_USAGE
     problems = unsupported(plan)
     if problems:
         for problem in problems:
