@@ -116,7 +116,8 @@ def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         action="append",
         default=[],
         help="SELECT STREAM ... (changes from the first step) or SELECT ... (content after "
-        "the last step); repeatable, reported as query_1, query_2, ...",
+        "the last step); repeatable, reported as query_1, query_2, ... (numbered after "
+        "the queries the program itself has, which are views query_1, ... of the program)",
     )
     replay.add_argument("--format", choices=("json",), default="json")
     replay.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
@@ -131,12 +132,17 @@ def _replay(args: argparse.Namespace) -> int:
     text = _read_program(args.file)
     if text is None:
         return EXIT_USAGE
-    queries = queries_of(args.query)
+    queries = queries_of(args.query, text)
     result = compile_with_queries(text, queries)
     if result.has_errors:
         _write(sys.stderr, format_text(result, args.file))
         return EXIT_PROGRAM_ERRORS
     plan = result.to_json()["plan"]
+    views = [view["name"] for view in plan["views"]]
+    if queries and views[-len(queries) :] != [query.name for query in queries]:
+        # `--query "SELECT 1; SELECT 2"`: the second is a query of the program.
+        _write(sys.stderr, "weir: error: a --query is one query, without ';' inside\n")
+        return EXIT_USAGE
     problems = unsupported(plan)
     if problems:
         for problem in problems:

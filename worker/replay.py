@@ -11,7 +11,9 @@ Output records (JSON-able dicts), in step order and program order:
 
 Queries are compiled as views `query_1`, ... appended to the program: `SELECT
 STREAM ...` is reported like any view from the first step on, a plain `SELECT` as
-its content after the last step.
+its content after the last step. A query the program itself writes as a statement
+is a view of the program, `query_1`, ... in program order, reported like any view
+(its changes, step by step); the appended ones are numbered after those.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 `weir replay --query` and the API's ad-hoc queries both work this way: a
 `SELECT STREAM ...` is a view like any other, a plain `SELECT` a view whose
 content is read at one moment. Diagnostics of a query are located in the
-query's own text.
+query's own text. A query the program itself writes as a statement is a view
+of the program (`query_1`, ...: semantic/binder.py); these come after it.
 
 >>> query = Query("query_1", "SELECT x + FROM t", stream=False)
 >>> result = compile_with_queries("CREATE TABLE t (x INT);", [query])
@@ -20,7 +21,10 @@ from typing import Any
 
 from backend.compiler.diagnostics import Diagnostic
 from backend.compiler.driver import CompileResult, compile_program
+from backend.compiler.semantic.binder import declared_name, query_names, query_span
 from backend.compiler.source import Source, Span
+from backend.compiler.syntax.parser import parse
+from backend.compiler.syntax.tokens import tokenize
 
 STREAM_QUERY = re.compile(r"^\s*SELECT\s+STREAM\b", re.IGNORECASE)
 
@@ -32,12 +36,28 @@ class Query:
     stream: bool
 
 
-def queries_of(texts: Sequence[str]) -> list[Query]:
-    """Named `query_1`, `query_2`, ... in order."""
+def queries_of(texts: Sequence[str], program: str = "") -> list[Query]:
+    """Named `query_1`, `query_2`, ... in order, after the queries the program itself
+    writes as statements (which are views `query_1`, ... of their own).
+
+    >>> [q.name for q in queries_of(["SELECT 1", "SELECT 2"], "SELECT 0 AS zero;")]
+    ['query_2', 'query_3']
+    """
+    names = _names_after(program, len(texts))
     return [
-        Query(f"query_{i}", text.strip().rstrip(";"), bool(STREAM_QUERY.match(text)))
-        for i, text in enumerate(texts, 1)
+        Query(name, text.strip().rstrip(";"), bool(STREAM_QUERY.match(text)))
+        for name, text in zip(names, texts, strict=True)
     ]
+
+
+def _names_after(program: str, count: int) -> list[str]:
+    """`count` names after those of the program's own queries, none a name it declares."""
+    if not count:
+        return []
+    statements = parse(tokenize(program)[0])[0].statements
+    taken = {name.value for s in statements if (name := declared_name(s)) is not None}
+    own = sum(query_span(s) is not None for s in statements)
+    return query_names(taken, own + count)[own:]
 
 
 def _with_queries(program: str, queries: Sequence[Query]) -> tuple[str, list[int]]:

@@ -58,9 +58,9 @@ from backend.compiler.recorded import (
     replay,
     replayable,
 )
-from backend.compiler.semantic.binder import Outcome, declared_name
+from backend.compiler.semantic.binder import Outcome, declared_name, query_span
 from backend.compiler.semantic.environment import Environment
-from backend.compiler.source import Source
+from backend.compiler.source import Source, Span
 from backend.compiler.suggest import Budget
 from backend.compiler.syntax import statements as stmt
 from backend.compiler.syntax.ast import Identifier
@@ -336,8 +336,18 @@ class _Statements:
         return piece.statements_at(start)[position]
 
     def declared_name(self, index: int) -> Identifier | None:
+        statement, delta = self._unmoved(index)
+        return shifted(declared_name(statement), delta)
+
+    def query_span(self, index: int) -> Span | None:
+        statement, delta = self._unmoved(index)
+        return shifted(query_span(statement), delta)
+
+    def _unmoved(self, index: int) -> tuple[stmt.Statement, int]:
+        """The statement as its piece keeps it, and how far it is from its place now:
+        a look at its name does not move the whole statement."""
         piece, start, position = self.placed[index]
-        return shifted(declared_name(piece.statements[position]), start - piece.start)
+        return piece.statements[position], start - piece.start
 
     def lateness(self) -> tuple[stmt.LatenessStatement, ...]:
         found = []

@@ -57,6 +57,10 @@ class Code(StrEnum):
     NONDETERMINISTIC_TIME = "SQL322"  # SNAPSHOT(t, NOW()): time travel to a moving time
     PUMP_CYCLE = "SQL330"  # a pump inserts into a relation its own query reads (through views)
     NOT_SUPPORTED = "SQL401"  # valid SQL that Weir does not compile yet
+    INSERT_STATEMENT = "SQL402"  # INSERT INTO ... as a statement: rows enter a pipeline
+    # through its ingress (or weir replay's steps), not through its program
+    DYNAMIC_PARAMETER = "SQL403"  # ?: a value a client binds to a prepared statement
+    DROP_STATEMENT = "SQL404"  # DROP ...: a program declares what its pipeline has
 
 
 class Severity(StrEnum):

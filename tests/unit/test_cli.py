@@ -136,3 +136,15 @@ def test_installed_weir_script_checks_a_file(tmp_path: Path) -> None:
     )
     assert completed.returncode == EXIT_PROGRAM_ERRORS, completed.stderr
     assert json.loads(completed.stdout)["diagnostics"][0]["code"] == "SQL202"
+
+
+def test_replay_takes_one_query_per_query_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A `;` inside a --query would make the rest a query of the program: refused
+    before Spark starts."""
+    steps = write(tmp_path, "{}\n", "steps.jsonl")
+    program = str(write(tmp_path, GOOD + "SELECT id FROM orders;\n"))
+    query = "SELECT id FROM orders; SELECT amount FROM orders"
+    assert main(["replay", program, "--steps", str(steps), "--query", query]) == EXIT_USAGE
+    assert "one query" in capsys.readouterr().err

@@ -1,9 +1,9 @@
-"""Streaming rules (SQL3xx) checked on a view's or a query's plan.
+"""Streaming rules (SQL3xx) checked on a view's or a pump's plan.
 
 From Calcite: a `SELECT STREAM` must read a stream ("Cannot convert table 'T'
 to a stream", "Cannot stream VALUES") and a streaming GROUP BY needs a
-monotonic key; a relational query cannot read a stream ("Cannot convert stream
-'S' to a table"). From Feldera: `emit_final` needs a waterline. And a warning
+monotonic key; a pump's relational query cannot read a stream ("Cannot convert
+stream 'S' to a table"). From Feldera: `emit_final` needs a waterline. And a warning
 when a join's or an aggregate's state can only grow.
 """
 
@@ -78,8 +78,8 @@ def check_stream(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
 
 
 def check_relational(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
-    """A query without STREAM, where a table is required, must not read a stream
-    (except as a snapshot, which is a table)."""
+    """A pump's query without STREAM must not read a stream (except as a snapshot,
+    which is a table). A view's may: it is the relation of the stream so far."""
     for node in _walk_tables(rel):
         if isinstance(node, plan.Scan) and _reads_stream(node, known):
             message = f"Cannot convert stream '{node.relation}' to a table"

@@ -58,11 +58,10 @@ def analyse(
         views.append(analysis.view)
     for order in logical.order_checks:
         found.extend(rules.check_order(order, known))
-    checked: list[plan.QueryPlan | plan.PumpPlan] = [*logical.queries, *logical.pumps]
-    for query in checked:
-        check = rules.check_stream if query.stream else rules.check_relational
-        found.extend(check(query.query, known))
-        found.extend(rules.check_lookups(query.query, known))
+    for pump in logical.pumps:
+        check = rules.check_stream if pump.stream else rules.check_relational
+        found.extend(check(pump.query, known))
+        found.extend(rules.check_lookups(pump.query, known))
     new_catalog = Catalog(tuple(updated.get(r.name, r) for r in catalog.relations), catalog.pumps)
     inputs = tuple(updated.get(r.name, r) for r in logical.inputs)
     return new_catalog, replace(logical, inputs=inputs, views=tuple(views)), tuple(found)

@@ -403,14 +403,6 @@ class ViewPlan:
 
 
 @dataclass(frozen=True, slots=True)
-class QueryPlan:
-    """A query outside CREATE VIEW: checked, never run."""
-
-    query: Rel
-    stream: bool
-
-
-@dataclass(frozen=True, slots=True)
 class PumpPlan:
     """CREATE PUMP: `query`'s rows go into `target` (its columns, in order)."""
 
@@ -438,7 +430,6 @@ class Plan:
 
     inputs: tuple[Relation, ...]
     views: tuple[ViewPlan, ...]
-    queries: tuple[QueryPlan, ...] = ()
     order_checks: tuple[OrderCheck, ...] = ()
     pumps: tuple[PumpPlan, ...] = ()
 

@@ -3,10 +3,14 @@
 Statements are bound in program order; a statement sees only the relations
 declared before it. A relation whose declaration failed is remembered as
 unresolvable, so statements using it are not flooded with follow-on errors.
+A query written as a statement of its own is a view named `query_1`,
+`query_2`, ... in program order (`query_names`).
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -14,6 +18,7 @@ from backend.compiler.diagnostics import Code, Diagnostic, Note, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic.catalog import Catalog, Column, Relation, RelationKind
 from backend.compiler.semantic.environment import Environment
+from backend.compiler.semantic.inserts import bind_insert
 from backend.compiler.semantic.lateness import (
     attach_lateness,
     collect_lateness,
@@ -22,7 +27,6 @@ from backend.compiler.semantic.lateness import (
 from backend.compiler.semantic.properties import Properties, check_properties
 from backend.compiler.semantic.pumps import bind_pump, check_pump_cycles, pump_entry
 from backend.compiler.semantic.queries import (
-    bind_query,
     bind_statement_query,
     is_stream,
     with_column_names,
@@ -56,6 +60,10 @@ class Statements(Protocol):
         """`declared_name(self.statement(index))`."""
         ...
 
+    def query_span(self, index: int) -> Span | None:
+        """`query_span(self.statement(index))`."""
+        ...
+
     def lateness(self) -> tuple[stmt.LatenessStatement, ...]:
         """The program's LATENESS statements, in order."""
         ...
@@ -81,6 +89,9 @@ class InPlace:
     def declared_name(self, index: int) -> ast.Identifier | None:
         return declared_name(self.statements[index])
 
+    def query_span(self, index: int) -> Span | None:
+        return query_span(self.statements[index])
+
     def lateness(self) -> tuple[stmt.LatenessStatement, ...]:
         return tuple(s for s in self.statements if isinstance(s, stmt.LatenessStatement))
 
@@ -92,20 +103,17 @@ def bind_statements(
     statements: Statements,
 ) -> tuple[Catalog, plan.Plan | None, tuple[Diagnostic, ...]]:
     """`bind` of the program whose statements these are."""
-    names = [statements.declared_name(index) for index in range(len(statements))]
+    names = _named_queries(statements)
     env = Environment(declarations=_declarations(names))
     collect_lateness(statements.lateness(), env)
     declared: dict[str, Span] = {}
     relations: list[Relation] = []
     views: list[plan.ViewPlan] = []
-    queries: list[plan.QueryPlan] = []
     pumps: dict[str, plan.PumpPlan] = {}
     for index, name in enumerate(names):
         is_new = name is None or _declare(name, declared, env)
         env.current = name.value if name is not None else None
         outcome = statements.bind(index, env)
-        if outcome.query is not None:
-            queries.append(outcome.query)
         if outcome.pump is not None:
             _add_pump(outcome.pump, statements, index, pumps, env)
         if name is None or not is_new:
@@ -126,9 +134,7 @@ def bind_statements(
     catalog = Catalog(tuple(relations))
     inputs = tuple(r for r in relations if r.kind is not RelationKind.VIEW)
     # The plan of what bound; the driver drops it when there is any error.
-    logical = plan.Plan(
-        inputs, tuple(views), tuple(queries), tuple(env.order_checks), tuple(pumps.values())
-    )
+    logical = plan.Plan(inputs, tuple(views), tuple(env.order_checks), tuple(pumps.values()))
     catalog = Catalog(catalog.relations, tuple(pump_entry(p) for p in pumps.values()))
     return catalog, logical, tuple(env.diagnostics)
 
@@ -164,7 +170,6 @@ class Outcome:
     relation: Relation | None = None
     view: plan.ViewPlan | None = None
     broken_columns: frozenset[str] = frozenset()
-    query: plan.QueryPlan | None = None
     pump: plan.PumpPlan | None = None
 
 
@@ -177,26 +182,56 @@ def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
         case stmt.CreateView():
             return _bind_view(statement, env)
         case stmt.Insert():
-            _bind_insert(statement, "INSERT statements", statement.span.start, env)
+            bind_insert(statement, env)
         case stmt.CreatePump():
             return Outcome(pump=bind_pump(statement, env))
+        case stmt.Drop():
+            env.report(
+                error(
+                    Code.DROP_STATEMENT,
+                    "A program does not run DROP statements: it declares what its pipeline has",
+                    statement.span,
+                    hint=f"to drop '{statement.name.value}', delete the statement that "
+                    "creates it and deploy the program",
+                )
+            )
         case stmt.LatenessStatement():
             pass  # collected before the statements (see semantic/lateness.py)
         case stmt.QueryStatement():
-            env.report(
-                error(
-                    Code.NOT_SUPPORTED,
-                    "Not supported yet: a query outside CREATE VIEW",
-                    statement.span,
-                    hint="give it a name: CREATE VIEW name AS SELECT ...",
-                )
-            )
-            bound = bind_statement_query(statement.query, env)
-            if bound is not None:
-                return Outcome(query=plan.QueryPlan(bound.rel, is_stream(statement.query)))
+            return _bind_view(_as_view(statement, env.own_name()), env)
         case stmt.IncompleteStatement():
             pass  # its syntax error is reported; its name is declared by the caller
     return Outcome()
+
+
+def query_names(taken: Collection[str], count: int) -> list[str]:
+    """The names of `count` queries written as statements: `query_1`, `query_2`, ...
+    but for the names in `taken` (the relations the program declares).
+
+    >>> query_names({"query_2", "orders"}, 3)
+    ['query_1', 'query_3', 'query_4']
+    """
+    free = (name for n in itertools.count(1) if (name := f"query_{n}") not in taken)
+    return list(itertools.islice(free, count))
+
+
+def _named_queries(statements: Statements) -> list[ast.Identifier | None]:
+    """What each statement declares: its relation, or for a query its `query_names`
+    name (spanning the query)."""
+    names = [statements.declared_name(index) for index in range(len(statements))]
+    spans = [statements.query_span(index) for index in range(len(statements))]
+    taken = {name.value for name in names if name is not None}
+    free = iter(query_names(taken, sum(span is not None for span in spans)))
+    return [
+        name if span is None else ast.Identifier(next(free), False, span)
+        for name, span in zip(names, spans, strict=True)
+    ]
+
+
+def _as_view(statement: stmt.QueryStatement, name: str) -> stmt.CreateView:
+    """A query written as a statement: the view `CREATE VIEW name AS query`."""
+    identifier = ast.Identifier(name, False, statement.span)
+    return stmt.CreateView(identifier, None, (), None, (), statement.query, statement.span)
 
 
 def _declarations(names: list[ast.Identifier | None]) -> dict[str, Span]:
@@ -208,13 +243,18 @@ def _declarations(names: list[ast.Identifier | None]) -> dict[str, Span]:
 
 
 def declared_name(statement: stmt.Statement) -> ast.Identifier | None:
-    """The relation a statement declares (an abandoned CREATE's too), if any."""
+    """The relation a statement declares by name (an abandoned CREATE's too), if any."""
     match statement:
         case stmt.CreateTable() | stmt.CreateStream() | stmt.CreateView():
             return statement.name
         case stmt.IncompleteStatement():
             return statement.declares
     return None
+
+
+def query_span(statement: stmt.Statement) -> Span | None:
+    """Where a query written as a statement is (a view without a name), if it is one."""
+    return statement.span if isinstance(statement, stmt.QueryStatement) else None
 
 
 def _declare(name: ast.Identifier, declared: dict[str, Span], env: Environment) -> bool:
@@ -258,7 +298,8 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> Outcome:
         names = tuple(column.value for column in statement.columns)
         spans = tuple(column.span for column in statement.columns)
         bound = with_column_names(bound, names)
-    if not _check_distinct_names(names, spans, env):
+    stars = frozenset() if statement.columns else _star_spans(statement.query)
+    if not _check_distinct_names(names, spans, stars, env):
         return Outcome()
     emit_final = _emit_final(statement, properties, names, env)
     columns = attach_lateness(
@@ -294,25 +335,41 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> Outcome:
 
 
 def _check_distinct_names(
-    names: tuple[str, ...], spans: tuple[Span, ...], env: Environment
+    names: tuple[str, ...], spans: tuple[Span, ...], stars: frozenset[Span], env: Environment
 ) -> bool:
+    """`stars`: the spans of the `*` items that gave columns (a join's `*` gives the
+    columns of both sides, which may share names)."""
     first: dict[str, Span] = {}
     distinct = True
     for name, span in zip(names, spans, strict=True):
         if name in first:
+            hint = "give each column its own name with AS"
+            if span in stars:
+                hint = f"list the columns instead of *, one '{name}' renamed with AS"
             env.report(
                 error(
                     Code.DUPLICATE_COLUMN,
                     f"Duplicate column '{name}' in the view",
                     span,
                     notes=(Note(f"'{name}' is first defined here", first[name]),),
-                    hint="give each column its own name with AS",
+                    hint=hint,
                 )
             )
             distinct = False
         else:
             first[name] = span
     return distinct
+
+
+def _star_spans(query: ast.Query) -> frozenset[Span]:
+    """The `*` items of the SELECT that names the query's columns (a set operation's
+    first)."""
+    body = query.body
+    while not isinstance(body, ast.Select | ast.Values):
+        body = body.body if isinstance(body, ast.Query) else body.left
+    if isinstance(body, ast.Values):
+        return frozenset()
+    return frozenset(item.span for item in body.items if isinstance(item, ast.StarItem))
 
 
 def _emit_final(
@@ -345,13 +402,3 @@ def _emit_final(
         )
     )
     return None
-
-
-# ---------------------------------------------------------------- not compiled yet
-
-
-def _bind_insert(insert: stmt.Insert, construct: str, start: int, env: Environment) -> None:
-    env.not_supported(construct, Span(start, insert.target.span.end))
-    env.lookup(insert.target)
-    if not isinstance(insert.query.body, ast.Values):  # rows of literals: nothing to check
-        bind_query(insert.query, env)

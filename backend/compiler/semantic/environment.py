@@ -17,8 +17,11 @@ from backend.compiler.syntax.statements import LatenessStatement
 # How a statement's binding sees the program around it, through `Environment.read`:
 # a relation by name, whether a name is unresolvable, a relation's broken columns,
 # the names of all relations so far, where a name is first declared (anywhere in
-# the program), and the LATENESS statements naming a view.
-ReadKind = Literal["relation", "unresolvable", "broken", "names", "declaration", "lateness"]
+# the program), the LATENESS statements naming a view, and the name the statement
+# itself declares when the program gives it one (a query's `query_N`).
+ReadKind = Literal[
+    "relation", "unresolvable", "broken", "names", "declaration", "lateness", "current"
+]
 Read = tuple[ReadKind, str, object]
 
 
@@ -75,6 +78,8 @@ class Environment:
             return tuple(self.relations)
         if kind == "declaration":
             return self.declarations.get(name)
+        if kind == "current":
+            return self.current
         return tuple(entry for entry in self.lateness.items() if entry[0][0] == name)
 
     def read(self, kind: ReadKind, name: str) -> object:
@@ -87,6 +92,14 @@ class Environment:
         """The relation declared (and bound) before under `name`."""
         found = self.read("relation", name)
         assert found is None or isinstance(found, Relation)
+        return found
+
+    def own_name(self) -> str:
+        """The name of the relation the statement being bound declares, when the
+        statement does not write it (a query's `query_N`, which depends on the rest
+        of the program)."""
+        found = self.read("current", "")
+        assert isinstance(found, str), "bind_statements names every query"
         return found
 
     def broken(self, name: str) -> frozenset[str]:

@@ -84,6 +84,14 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             return _typed_literal(expr, ctx)
         case ast.IntervalLiteral():
             return _interval(expr, ctx)
+        case ast.Parameter():
+            ctx.report(
+                Code.DYNAMIC_PARAMETER,
+                "A program has no values for parameters: '?' is for a client's prepared statement",
+                expr.span,
+                hint="write the value itself, a literal",
+            )
+            return None
         case ast.ColumnRef():
             return _column(expr, ctx)
         case ast.UnaryOp():
@@ -277,6 +285,9 @@ def _binary(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | Non
         hint = None
         if expr.op == "+" and types.is_string(left.type) and types.is_string(right.type):
             hint = "use || to concatenate strings"
+        elif expr.op in "+-" and types.is_datetime(left.type) and types.is_numeric(right.type):
+            verb = "add" if expr.op == "+" else "subtract"
+            hint = f"{verb} an INTERVAL, such as INTERVAL '0.1' SECOND"
         ctx.report(
             Code.TYPE_MISMATCH,
             f"Cannot apply '{expr.op}' to {left.type} and {right.type}",

@@ -40,12 +40,21 @@ def bind_pump(statement: stmt.CreatePump, env: Environment) -> plan.PumpPlan | N
     if positions is None:
         return None
     if len(bound.columns) != len(positions):
+        rowtime_left_out = (
+            target.kind is RelationKind.STREAM
+            and not insert.columns
+            and len(bound.columns) == len(positions) - 1
+        )
         env.report(
             error(
                 Code.COLUMN_COUNT,
                 f"The pump's query has {len(bound.columns)} columns, but it inserts into "
                 f"{len(positions)} columns of '{target.name}'",
                 insert.query.span,
+                hint="a stream's first column is its rowtime: select it first "
+                "(SELECT STREAM rowtime, ...)"
+                if rowtime_left_out
+                else None,
             )
         )
         return None

@@ -111,9 +111,14 @@ def resolve_column(
     return field_access(column, fields, diagnostics, suggestions)
 
 
+def quiet_column(scope: Scope, name: ast.Identifier) -> plan.ColumnRef | None:
+    """The unqualified column `name`, or None: nothing reported, no hint spent."""
+    return _resolve_unqualified(scope, name, name.span, [], Budget(0))
+
+
 def row_column(scope: Scope, name: ast.Identifier) -> plan.ColumnRef | None:
     """The unqualified column `name` when it is one of ROW type (else None, silently)."""
-    found = _resolve_unqualified(scope, name, name.span, [], Budget(0))
+    found = quiet_column(scope, name)
     return found if found is not None and types.is_row(found.type) else None
 
 
@@ -185,7 +190,11 @@ def _resolve_in_entry(
 def report_unknown_qualifier(
     scope: Scope, qualifier: ast.Identifier, diagnostics: list[Diagnostic], suggestions: Budget
 ) -> None:
-    hint = did_you_mean(qualifier.value, (entry.alias for entry in scope.entries), suggestions)
+    renamed = [e.alias for e in scope.entries if e.description.endswith(f" '{qualifier.value}'")]
+    if renamed and renamed[0] != qualifier.value:
+        hint: str | None = f"'{qualifier.value}' is named '{renamed[0]}' in this FROM"
+    else:
+        hint = did_you_mean(qualifier.value, (entry.alias for entry in scope.entries), suggestions)
     diagnostics.append(
         error(
             Code.UNKNOWN_RELATION,

@@ -118,12 +118,12 @@ def _check_options(arg: ast.Expr, env: Environment) -> bool:
     ctx = ExprContext(Scope(), env.diagnostics, env.suggestions, constant_clause="An option")
     values = [bind_expr(item, ctx) for item in arg.items]
     strings = []
-    for value in values:
+    for item, value in zip(arg.items, values, strict=True):
         if value is None:
             return False
         if not (isinstance(value, plan.Literal) and value.type == types.VARCHAR):
             message = f"SEARCH_KEY options are string literals, found {value.type}"
-            env.report(error(Code.TYPE_MISMATCH, message, value.span))
+            env.report(error(Code.TYPE_MISMATCH, message, value.span, hint=_pair_hint(item)))
             return False
         strings.append(str(value.value))
     if len(strings) % 2:
@@ -135,3 +135,15 @@ def _check_options(arg: ast.Expr, env: Environment) -> bool:
         message = f"SEARCH_KEY options have no effect on Spark: {keys}"
         env.report(warning(Code.UNKNOWN_PROPERTY, message, arg.span))
     return True
+
+
+def _pair_hint(item: ast.Expr) -> str | None:
+    """`'key' = 'value'` in a MAP (the FLIP's own example has one): a comma is meant."""
+    match item:
+        case ast.BinaryOp(
+            op="=", left=ast.StringLiteral() as key, right=ast.StringLiteral() as value
+        ):
+            return (
+                f"a MAP separates a key from its value with a comma: '{key.value}', '{value.value}'"
+            )
+    return None

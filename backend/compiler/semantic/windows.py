@@ -9,6 +9,11 @@ Without a frame, a window with ORDER BY runs from the partition's start to the
 current row (RANGE, so peers are included); without ORDER BY it is the whole
 partition. RANGE offsets are INTERVALs for a time key (kept in microseconds)
 or numbers for a numeric key.
+
+A window without ORDER BY over a FROM with a `rowtime` column is ordered by
+rowtime: SQLstream's windows over a stream are (`AVG(price) OVER (RANGE INTERVAL
+'1' HOUR PRECEDING)`), and so is Calcite's cascading window, `SUM(units) OVER
+(PARTITION BY FLOOR(rowtime TO HOUR))`, a running total since the top of the hour.
 """
 
 from __future__ import annotations
@@ -19,10 +24,12 @@ from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import aggregates, types
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.scope import Scope, quiet_column
 from backend.compiler.semantic.sorting import sort_key
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
+ROWTIME = "rowtime"
 RANKING = frozenset({"row_number", "rank", "dense_rank"})
 # LAG/LEAD(x [, offset [, default]]): x of the row `offset` rows before / after.
 OFFSETS = frozenset({"lag", "lead"})
@@ -122,6 +129,8 @@ def _bind_call(
     if call.distinct or call.filter is not None:
         ctx.not_supported(f"{shown}(DISTINCT or FILTER ...) OVER", call.span)
         return None
+    if not spec.order_by:
+        spec = replace(spec, order_by=_by_rowtime(spec, ctx.scope))
     args = [bind_expr(arg, ctx, depth) for arg in call.args]
     partition = [bind_expr(expr, ctx, depth) for expr in spec.partition_by]
     order = [bind_expr(item.expr, ctx, depth) for item in spec.order_by]
@@ -174,6 +183,15 @@ def _bind_call(
         nullable,
         call.span,
     )
+
+
+def _by_rowtime(spec: ast.WindowSpec, scope: Scope) -> tuple[ast.OrderItem, ...]:
+    """`ORDER BY rowtime` (at the window) when the FROM has a time column of that name."""
+    name = ast.Identifier(ROWTIME, False, spec.span)
+    found = quiet_column(scope, name)
+    if found is None or not types.is_datetime(found.type):
+        return ()
+    return (ast.OrderItem(ast.ColumnRef((name,), spec.span), False, None, spec.span),)
 
 
 def _offset_args(

@@ -80,6 +80,13 @@ class IntervalLiteral:
 
 
 @dataclass(frozen=True, slots=True)
+class Parameter:
+    """`?`: a dynamic parameter, which a client binds when it runs a prepared statement."""
+
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class ColumnRef:
     parts: tuple[Identifier, ...]  # `col`, `t.col`, ...
     span: Span
@@ -298,6 +305,7 @@ Expr = (
     | NullLiteral
     | TypedLiteral
     | IntervalLiteral
+    | Parameter
     | ColumnRef
     | UnaryOp
     | BinaryOp

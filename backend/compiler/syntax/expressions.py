@@ -182,6 +182,8 @@ def _primary(c: Cursor) -> ast.Expr:
         return ast.StringLiteral(c.advance().value, token.span)
     if token.is_symbol("("):
         return _parenthesized(c)
+    if token.is_symbol("?"):
+        return ast.Parameter(c.advance().span)
     if kind is TokenKind.WORD:
         special = _keyword_expression(c, token)
         if special is not None:

@@ -99,6 +99,8 @@ def _statement(c: Cursor) -> stmt.Statement:
         return _insert(c)
     if c.at_word("lateness"):
         return _lateness(c)
+    if c.current.is_word("drop"):  # parsed to say why it has no place (not suggested)
+        return _drop(c)
     if c.at_word(*_QUERY_START) or c.at_symbol("("):
         query = query_parser.parse_query(c)
         return stmt.QueryStatement(query, query.span)
@@ -291,6 +293,8 @@ def _create_pump(c: Cursor, start: int) -> stmt.CreatePump:
 
 def _insert(c: Cursor) -> stmt.Insert:
     start = c.expect_word("insert").start
+    if c.current.is_word("expedited"):  # SQLstream's faster INSERT from a client
+        c.advance()
     c.expect_word("into")
     target = c.expect_identifier("a table or stream name")
     following = c.peek()
@@ -298,6 +302,17 @@ def _insert(c: Cursor) -> stmt.Insert:
     columns = query_parser.identifier_list(c) if c.at_symbol("(") and not starts_query else ()
     query = query_parser.parse_query(c)
     return stmt.Insert(target, columns, query, Span(start, c.previous_end))
+
+
+def _drop(c: Cursor) -> stmt.Drop:
+    start = c.advance().start
+    if c.accept_word("foreign"):
+        c.expect_word("stream")
+    elif not any(c.accept_word(kind) for kind in ("table", "stream", "view", "pump")):
+        c.fail("TABLE", "STREAM", "FOREIGN STREAM", "VIEW", "PUMP")
+    c.accept_words("if", "exists")
+    name = c.expect_identifier("a name")
+    return stmt.Drop(name, Span(start, c.previous_end))
 
 
 def _lateness(c: Cursor) -> stmt.LatenessStatement:

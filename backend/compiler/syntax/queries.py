@@ -164,6 +164,7 @@ def _select(c: Cursor) -> ast.Select:
     while c.accept_symbol(","):
         items.append(_select_item(c))
     from_: list[ast.FromItem] = []
+    _check_glued_from(c, items[-1])
     if c.accept_word("from"):
         from_.append(_from_item(c))
         while c.accept_symbol(","):
@@ -195,6 +196,19 @@ def _select(c: Cursor) -> ast.Select:
         windows_span,
         Span(start, c.previous_end),
     )
+
+
+def _check_glued_from(c: Cursor, last: ast.SelectItem) -> None:
+    """`SELECT a, b FROMt`: the last item's alias is FROM and a name run together, and
+    the query has no FROM (SQLstream's spec writes `qty FROMTradeStream`)."""
+    alias = last.alias if isinstance(last, ast.ExprItem) else None
+    if alias is None or alias.quoted or c.at_word("from") or c.tokens[c.pos - 2].is_word("as"):
+        return
+    written = c.tokens[c.pos - 1].text
+    # Written in capitals, as keywords are: `1 fromage` may well be an alias.
+    if written.startswith("FROM") and written[4:5].isalpha():
+        c.report(f"Expected FROM, found '{written}'", alias.span, f"FROM {written[4:]}?")
+        raise ParseAbort
 
 
 def _clause(

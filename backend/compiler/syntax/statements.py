@@ -140,6 +140,14 @@ class CreatePump:
 
 
 @dataclass(frozen=True, slots=True)
+class Drop:
+    """`DROP [FOREIGN] STREAM | TABLE | VIEW | PUMP [IF EXISTS] name` (SQLstream's DDL)."""
+
+    name: Identifier
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class LatenessStatement:
     """`LATENESS view.column expr;` (Feldera, for views)."""
 
@@ -173,6 +181,7 @@ Statement = (
     | CreateView
     | CreatePump
     | Insert
+    | Drop
     | LatenessStatement
     | QueryStatement
     | IncompleteStatement

@@ -161,3 +161,36 @@ def test_weir_replay_answers_a_time_travel_query(tmp_path: Path) -> None:
             "rows": [{"currency": "EUR", "rate": "1.1500"}, {"currency": "USD", "rate": "1.0000"}],
         }
     ]
+
+
+def test_a_programs_own_queries_are_views_and_replay_queries_come_after(
+    spark: SparkSession,
+) -> None:
+    """Queries written as statements are the views query_1, ... (query_2 is a table
+    here, so skipped); `--query` ones are numbered after them."""
+    program = PROGRAM + (
+        "SELECT location FROM t WHERE location <> 'shop';\n"
+        "CREATE TABLE query_2 (x INT);\n"
+        "SELECT location, COUNT(*) AS n FROM t GROUP BY location;\n"
+    )
+    queries = queries_of(["SELECT location FROM query_1"], program)
+    assert [q.name for q in queries] == ["query_4"]
+    result = compile_with_queries(program, queries)
+    assert not result.has_errors
+    steps = [json.dumps({"t": [{"insert": row}]}) for row in INSERTS[:3]]
+    records = list(replay(spark, result.to_json()["plan"], steps, queries))
+    by_view: dict[str, list[Any]] = {}
+    for record in records:
+        by_view.setdefault(record["view"], []).append(record)
+    assert [r["changes"] for r in by_view["query_1"]] == [
+        [{"insert": {"location": "home"}}],
+        [{"insert": {"location": "office"}}],
+    ]
+    assert by_view["query_3"][-1] == {
+        "step": 3,
+        "view": "query_3",
+        "changes": [{"insert": {"location": "shop", "n": 1}}],
+    }
+    assert by_view["query_4"] == [
+        {"step": 3, "view": "query_4", "rows": [{"location": "home"}, {"location": "office"}]}
+    ]

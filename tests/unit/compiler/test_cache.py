@@ -142,3 +142,27 @@ def test_a_view_with_a_lateness_statement_stays_exact_when_either_moves() -> Non
         ):
             assert compile_program(edited, cache) == compile_program(edited)
             compile_program(program, cache)
+
+
+def test_a_query_statement_is_bound_again_when_its_number_changes() -> None:
+    # A query's name, query_N, depends on the queries before it and on the names the
+    # program declares: the text of the query itself does not change.
+    cache = CompileCache()
+    program = "CREATE TABLE t (a INT);\nSELECT a FROM t;\nSELECT a + 1 AS b FROM t;\n"
+    names = [r.name for r in compile_program(program, cache).catalog.relations]
+    assert names == ["t", "query_1", "query_2"]
+    for edited in (
+        program.replace("SELECT a FROM", "SELECT 0 AS z;\nSELECT a FROM"),
+        program.replace("SELECT a FROM t;\n", ""),
+        program + "CREATE VIEW query_1 AS SELECT 1 AS one;\n",
+    ):
+        result = compile_program(edited, cache)
+        assert result == compile_program(edited)
+        compile_program(program, cache)
+    renamed = program + "CREATE VIEW query_1 AS SELECT 1 AS one;\n"
+    assert [r.name for r in compile_program(renamed, cache).catalog.relations] == [
+        "t",
+        "query_2",
+        "query_3",
+        "query_1",
+    ]

@@ -11,6 +11,7 @@ import pytest
 
 from backend.compiler import compile_program
 from backend.compiler.diagnostics import Severity
+from backend.compiler.source import Span
 
 from .markers import marked
 
@@ -182,7 +183,21 @@ CASES = [
         ["SQL213"],
     ),
     ("unknown_window", T + "CREATE VIEW w AS SELECT SUM(a) OVER «w2» FROM t", ["SQL217"]),
-    ("insert", T + "«INSERT INTO t» VALUES (1, 'a', NULL)", ["SQL401"]),
+    # SQL402: INSERT as a statement; SQL403: a dynamic parameter
+    ("insert", T + "«INSERT INTO t VALUES (1, 'a', NULL)»", ["SQL402"]),
+    ("insert_expedited", T + "«INSERT EXPEDITED INTO t (a) VALUES (?)»", ["SQL402"]),
+    (
+        "insert_select",
+        T + "«INSERT INTO t SELECT a, v, ts FROM t WHERE a > 1»;\nSELECT 1 AS one",
+        ["SQL402"],
+    ),
+    ("parameter", T + "CREATE VIEW w AS SELECT a FROM t WHERE a > «?»", ["SQL403"]),
+    # SQL404: DROP in a program
+    ("drop", T + "«DROP FOREIGN STREAM t»;\nSELECT a FROM t", ["SQL404"]),
+    ("drop_what", T + "DROP «INDEX» i", ["SQL101"]),
+    # The spec's own slips, each one message where it is.
+    ("glued_from", T + "SELECT a, v «FROMt»", ["SQL101"]),
+    ("renamed_relation", T + "SELECT «t».a FROM t AS x", ["SQL201"]),
 ]
 
 
@@ -239,14 +254,17 @@ def test_long_and_or_chains_are_not_too_deep() -> None:
     assert result.diagnostics == ()
 
 
-def test_a_relational_query_cannot_read_a_stream() -> None:
-    text, (scan,) = marked("CREATE STREAM shipments (o INT);\nSELECT * FROM «shipments»")
-    codes = [(d.code.value, d.message) for d in compile_program(text).diagnostics]
-    assert codes == [
-        ("SQL401", "Not supported yet: a query outside CREATE VIEW"),
-        ("SQL302", "Cannot convert stream 'shipments' to a table"),
-    ]
-    assert compile_program(text).diagnostics[1].span == scan
+def test_a_pump_without_stream_cannot_read_a_stream() -> None:
+    text, (scan,) = marked(
+        "CREATE STREAM shipments (o INT);\nCREATE TABLE t (o INT);\n"
+        "CREATE PUMP p AS INSERT INTO t SELECT o FROM «shipments»"
+    )
+    (diagnostic,) = compile_program(text).diagnostics
+    assert (diagnostic.code.value, diagnostic.message, diagnostic.span) == (
+        "SQL302",
+        "Cannot convert stream 'shipments' to a table",
+        scan,
+    )
 
 
 def test_duplicate_lateness_has_a_note_at_the_first() -> None:
@@ -268,3 +286,62 @@ def test_streaming_order_by_needs_a_monotonic_leading_key() -> None:
     assert found == [("SQL306", key)]
     monotone = "CREATE STREAM s (u INT);\nCREATE VIEW v AS SELECT STREAM * FROM s ORDER BY rowtime"
     assert compile_program(monotone).diagnostics == ()
+
+
+def test_an_insert_statement_says_how_its_rows_get_in() -> None:
+    """Feldera's spec writes input transactions as INSERTs: the hint is the step line."""
+    program = (
+        "CREATE TABLE T (ts TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR, location VARCHAR);\n"
+        "INSERT INTO T VALUES('2020-01-01 00:00:00', 'home');"
+    )
+    (diagnostic,) = compile_program(program).diagnostics
+    assert diagnostic.message == (
+        "A program does not run INSERT statements: rows enter 't' through the pipeline's ingress"
+    )
+    assert diagnostic.hint == (
+        "send the rows to the pipeline's ingress, POST /api/v1/pipelines/{pipeline}/ingress/t, "
+        'or to weir replay as a step line: {"t": [{"insert": '
+        '{"ts": "2020-01-01 00:00:00", "location": "home"}}]}'
+    )
+
+
+def test_an_insert_of_parameters_or_into_an_unknown_table_hints_the_shape() -> None:
+    (insert,) = compile_program(T + "INSERT INTO t (v, a) VALUES (?, -1)").diagnostics
+    assert insert.hint is not None
+    assert insert.hint.endswith('{"t": [{"insert": {"v": ..., "a": ...}}]}')
+    text = "INSERT INTO nowhere VALUES (1)"
+    insert, unknown = compile_program(text).diagnostics
+    assert (insert.code.value, insert.span) == ("SQL402", Span(0, len(text)))
+    assert insert.hint is not None and insert.hint.endswith('{"nowhere": [{"insert": {...}}]}')
+    assert (unknown.code.value, unknown.span) == ("SQL201", Span(12, 19))
+
+
+def test_a_pump_is_the_insert_a_program_takes() -> None:
+    (diagnostic,) = compile_program(T + "INSERT INTO t (a) SELECT a FROM t").diagnostics
+    assert diagnostic.hint == (
+        "to insert a query's rows as they come, make it a pump: "
+        "CREATE PUMP name AS INSERT INTO t (a) SELECT ..."
+    )
+    pump = "CREATE TABLE u (a INT);\nCREATE PUMP p AS INSERT INTO u (a) SELECT a + 1 FROM t"
+    assert compile_program(T + pump).diagnostics == ()
+
+
+@pytest.mark.parametrize(
+    ("sql", "hint"),
+    [
+        ("SELECT a, v FROMt", "FROM t?"),
+        ("SELECT t.a FROM t AS x", "'t' is named 'x' in this FROM"),
+        ("SELECT ts + 1 AS x FROM t", "add an INTERVAL, such as INTERVAL '0.1' SECOND"),
+        (
+            "DROP TABLE t",
+            "to drop 't', delete the statement that creates it and deploy the program",
+        ),
+        (
+            "SELECT * FROM t AS a JOIN t AS b ON a.a = b.a",
+            "list the columns instead of *, one 'a' renamed with AS",
+        ),
+    ],
+)
+def test_the_hint_says_what_was_meant(sql: str, hint: str) -> None:
+    (diagnostic, *_) = compile_program(T + sql).diagnostics
+    assert diagnostic.hint == hint

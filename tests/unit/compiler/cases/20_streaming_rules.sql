@@ -39,8 +39,11 @@ CREATE TABLE wm (
     c INT WATERMARK INTERVAL '1' SECOND
 );
 
--- A relational query (outside a view) cannot read a stream.
+-- A query outside a view is the view query_1; without STREAM, over a stream, it is
+-- the stream's relation so far (as a view is). A pump's relational query is SQL302.
 SELECT * FROM orders;
+CREATE TABLE order_log (product_id INT, units INT);
+CREATE PUMP relational AS INSERT INTO order_log SELECT product_id, units FROM orders;
 
 -- A streaming ORDER BY needs a monotonic leading key (ORDER BY is not compiled yet).
 CREATE VIEW o1 AS SELECT STREAM product_id, units FROM orders ORDER BY units, rowtime;

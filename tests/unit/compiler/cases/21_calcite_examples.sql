@@ -101,7 +101,9 @@ SELECT STREAM rowtime,
   SUM(units) OVER (ORDER BY rowtime RANGE INTERVAL '1' HOUR PRECEDING) unitsLastHour
 FROM Orders;
 
--- ERROR: Cannot convert stream 'SHIPMENTS' to a table (a query outside a view).
+-- Calcite: "ERROR: Cannot convert stream 'SHIPMENTS' to a table", as Shipments has no
+-- history. Weir keeps every stream's history (like Calcite's Orders, "a stream and a
+-- table"): a query without STREAM reads it as the relation so far, here the view query_1.
 SELECT * FROM Shipments;
 -- ERROR: Cannot convert table 'PRODUCTS' to a stream.
 CREATE VIEW products_stream AS SELECT STREAM * FROM Products;

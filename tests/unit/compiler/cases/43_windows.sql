@@ -17,6 +17,15 @@ CREATE VIEW ranked AS SELECT id, g, x, ROW_NUMBER() OVER (PARTITION BY g ORDER B
 CREATE VIEW topk AS SELECT id, g, x FROM (SELECT id, g, x, ROW_NUMBER() OVER (PARTITION BY g ORDER BY x DESC, id) AS rn FROM t) WHERE rn <= 2;
 CREATE VIEW bad1 AS SELECT ROW_NUMBER() OVER (PARTITION BY g) FROM t;
 CREATE VIEW bad2 AS SELECT SUM(x) OVER nope FROM t;
-CREATE VIEW bad3 AS SELECT STREAM SUM(units) OVER (PARTITION BY productId) FROM Orders;
+CREATE VIEW bad3 AS SELECT STREAM SUM(units) OVER (PARTITION BY productId ORDER BY units) FROM Orders;
 CREATE VIEW bad4 AS SELECT SUM(x) OVER (ORDER BY ts RANGE 5 PRECEDING) FROM t;
 CREATE VIEW bad5 AS SELECT id FROM t WHERE ROW_NUMBER() OVER (ORDER BY id) = 1;
+-- Without ORDER BY, a window over a FROM with a rowtime column is ordered by rowtime
+-- (SQLstream): Calcite's cascading window, and SQLstream's weighted average.
+CREATE VIEW cascading AS SELECT STREAM rowtime, productId, units,
+  SUM(units) OVER (PARTITION BY FLOOR(rowtime TO HOUR)) AS unitsSinceTopOfHour
+FROM Orders;
+CREATE VIEW weighted AS SELECT STREAM productId,
+  AVG(units * orderId) OVER (RANGE INTERVAL ' 1' HOUR PRECEDING)
+  / SUM(units) OVER (RANGE INTERVAL ' 1' HOUR PRECEDING) AS weighted_avg
+FROM Orders;
