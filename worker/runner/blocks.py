@@ -8,6 +8,7 @@ of steps until an aggregate found no memory left (AGGREGATE_OUT_OF_MEMORY).
 
 import contextlib
 from collections.abc import Iterator
+from typing import Any
 
 from pyspark.sql import SparkSession
 
@@ -20,10 +21,17 @@ def released_blocks(spark: SparkSession) -> Iterator[None]:
     persisted meanwhile is the step's own.
     """
     jsc = spark.sparkContext._jsc
-    before = set(jsc.getPersistentRDDs().keys())
+    before = _persisted(jsc)
     try:
         yield
     finally:
-        for rdd_id, rdd in jsc.getPersistentRDDs().items():
-            if rdd_id not in before:
-                rdd.unpersist(False)
+        persisted = jsc.getPersistentRDDs()
+        for rdd_id in _persisted(jsc) - before:
+            persisted.get(rdd_id).unpersist(False)
+
+
+def _persisted(jsc: Any) -> set[int]:
+    """The ids of the persisted RDDs, in three py4j calls (walking the Java map from
+    Python costs two calls an entry, and a driver may hold many: other pipelines')."""
+    text = jsc.getPersistentRDDs().keySet().toString()  # "[3, 17]"
+    return {int(item) for item in text.strip("[]").split(",") if item.strip()}

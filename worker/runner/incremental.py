@@ -78,6 +78,12 @@ def row_json(df: DataFrame, types: Sequence[str], offset: int = 0) -> Column:
 LITERAL_ROWS = 500  # up to this many rows go into the plan as one literal
 
 
+def one_row(spark: SparkSession) -> DataFrame:
+    """A DataFrame of one row in one partition (spark.range(1) makes as many partitions
+    as the session's parallelism: empty ones are tasks too, in every stage above)."""
+    return spark.range(0, 1, 1, 1)
+
+
 def literal_rows(spark: SparkSession, rows: Sequence[Mapping[str, Any]], schema: str) -> DataFrame:
     """Driver-side rows as a DataFrame the JVM reads from one literal.
 
@@ -93,7 +99,7 @@ def literal_rows(spark: SparkSession, rows: Sequence[Mapping[str, Any]], schema:
         return parsed.select("item.*").localCheckpoint(eager=True)
     text = F.lit(json.dumps(rows))
     items = F.explode(F.from_json(text, f"array<struct<{schema}>>")).alias("item")
-    return spark.range(1).select(items).select("item.*")
+    return one_row(spark).select(items).select("item.*")
 
 
 def typed_rows(spark: SparkSession, multiset: Multiset, types: Sequence[str]) -> DataFrame:
@@ -219,7 +225,7 @@ def _values(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     if not ctx.first_step or not rel["rows"]:
         return ctx.empty(types_of(columns))
     rows = [
-        ctx.spark.range(1).select(
+        one_row(ctx.spark).select(
             *(
                 lower_expr(e).cast(spark_type(c["type"])).alias(positional(i))
                 for i, (e, c) in enumerate(zip(row, columns, strict=True))

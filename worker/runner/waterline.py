@@ -17,12 +17,12 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from worker.runner.clocks import ROWTIME, max_key
-from worker.runner.incremental import names
+from worker.runner.incremental import names, one_row
 from worker.runner.lower import lower_expr, positional, spark_type
 
 
 def _row(spark: SparkSession, columns: list[Any]) -> DataFrame:
-    return spark.range(1).select(*(c.alias(positional(i)) for i, c in enumerate(columns)))
+    return one_row(spark).select(*(c.alias(positional(i)) for i, c in enumerate(columns)))
 
 
 def input_waterline(
