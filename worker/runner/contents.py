@@ -87,8 +87,8 @@ class Contents:
         if name in self.inputs:
             relation = self.inputs[name]
             if has_upserts(relation):
-                multiset = self.snapshot.multisets.get(f"{name}#rows", {})
-                return typed_rows(self.spark, multiset, types_of(relation["columns"]))
+                rows = self.snapshot.multisets.get(f"{name}#rows")
+                return typed_rows(self.spark, rows, types_of(relation["columns"]))
             return self._logged(relation)
         view = self.views[name]
         if view.get("local"):

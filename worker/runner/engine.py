@@ -25,6 +25,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
@@ -44,7 +45,15 @@ from worker.runner.keys import has_upserts, upserted
 from worker.runner.lower import WEIGHT, scanned
 from worker.runner.pumps import as_input_log, declared_states, pump_order, pumped
 from worker.runner.source import SCHEMA
-from worker.runner.state import MemoryStateStore, Multiset, Snapshot, StateStore
+from worker.runner.state import (
+    MemoryStateStore,
+    Multiset,
+    Snapshot,
+    StateStore,
+    as_multiset,
+    integrated,
+    rows_table,
+)
 from worker.runner.step import AS_STRING, Change, _as_json, _consolidated, in_view_order
 from worker.runner.temporal import History
 from worker.runner.waterline import input_waterline, rel_waterline
@@ -255,6 +264,7 @@ class StepEngine:
         dropped: list[tuple[int, dict[str, Any]]] = []
         held: list[list[Any]] = []
         pumped_counts: dict[str, int] = {}
+        state_changes: dict[str, tuple[list[str], list[int]]] = defaultdict(lambda: ([], []))
         for record in collected:
             tag = record["tag"]
             if tag == "out":
@@ -262,7 +272,9 @@ class StepEngine:
             elif tag == "extra":
                 _add(extra[record["name"]], record["row"], record["weight"])
             elif tag == "state":
-                _add(multisets.setdefault(record["name"], {}), record["row"], record["weight"])
+                rows, weights = state_changes[record["name"]]
+                rows.append(record["row"])
+                weights.append(record["weight"])
             elif tag == "dropped":
                 relation, reason = record["name"].split("\u0000")
                 dropped.append(
@@ -277,6 +289,8 @@ class StepEngine:
                 maxima[record["name"]] = record["row"]
             elif tag == "pumped":
                 pumped_counts[record["name"]] = int(record["weight"] or 0)
+        for key, (rows, weights) in state_changes.items():
+            multisets[key] = integrated(multisets.get(key), rows, weights)
         counts = dict(values.get("dropped_counts", {}))
         for _, drop in sorted(dropped, key=lambda d: d[0]):
             count = counts[drop["relation"]] = counts.get(drop["relation"], 0) + 1
@@ -296,7 +310,7 @@ class StepEngine:
             dropped_counts=counts,
         )
         if not touched.isdisjoint(self.emit_final):
-            self._emit_final(outputs, multisets, maxima)
+            self._emit_final(outputs, multisets, maxima, touched)
         self.state.commit(step_no, Snapshot(multisets, values, step_no))
         deltas: dict[str, list[Change]] = {}
         for view in self.plan["views"]:
@@ -309,27 +323,34 @@ class StepEngine:
             [drop for _, drop in dropped],
             pumped=pumped_counts,
             dropped_seqs=[seq for seq, _ in dropped],
-            state_rows=sum(len(multiset) for multiset in multisets.values()),
+            state_rows=sum(table.num_rows for table in multisets.values()),
             waterlines=waterlines(self.plan["inputs"], maxima),
             extra={v["name"]: _changes(v, extra.get(v["name"], {})) for v in extra_views},
         )
 
     def _emit_final(
-        self, outputs: dict[str, Multiset], multisets: dict[str, Multiset], maxima: dict[str, str]
+        self,
+        outputs: dict[str, Multiset],
+        multisets: dict[str, pa.Table],
+        maxima: dict[str, str],
+        touched: set[str],
     ) -> None:
-        """Move each emit_final view's changes into its pending rows; emit those now final."""
+        """Move each emit_final view's changes into its pending rows; emit those now final.
+        (An untouched view's pending rows and waterline are as the last step left them.)"""
         waterlines = self._view_waterlines(maxima)
         for view in self.plan["views"]:
             name = view["name"]
-            if name not in self.emit_final:
+            if name not in self.emit_final or name not in touched:
                 continue
             index = self.emit_final[name]
             column = view["columns"][index]
-            pending = multisets.setdefault(f"{name}#pending", {})
+            key = f"{name}#pending"
+            pending = as_multiset(multisets.get(key))
             for row, weight in outputs.pop(name, {}).items():
                 _add(pending, row, weight)
             line = waterlines.get(name)
             if line is None:
+                multisets[key] = rows_table(pending)
                 continue
             limit = _comparable(column["type"], line)
             emitted: Multiset = {}
@@ -339,6 +360,7 @@ class StepEngine:
                     weight = pending.pop(row)
                     if weight > 0:  # a delete of a row never emitted cancels nothing
                         emitted[row] = weight
+            multisets[key] = rows_table(pending)
             if emitted:
                 outputs[name] = emitted
 

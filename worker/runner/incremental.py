@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import pyarrow as pa
 from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -30,7 +31,7 @@ from worker.runner.lower import (
     spark_type,
 )
 from worker.runner.rows import is_row, row_fields
-from worker.runner.state import Multiset
+from worker.runner.state import as_multiset
 
 if TYPE_CHECKING:
     from worker.runner.temporal import History
@@ -92,21 +93,28 @@ def literal_rows(spark: SparkSession, rows: Sequence[Mapping[str, Any]], schema:
     """
     rows = list(rows)
     if len(rows) > LITERAL_ROWS:
-        # Many rows would make a plan of megabytes, sent with every task: ship them
-        # once into Spark's block manager instead.
-        text = spark.createDataFrame([(json.dumps(row),) for row in rows], "r string")
-        parsed = text.select(F.from_json("r", f"struct<{schema}>").alias("item"))
-        return parsed.select("item.*").localCheckpoint(eager=True)
+        text = pa.table({"r": pa.array([json.dumps(row) for row in rows], pa.string())})
+        parsed = _checkpointed(spark, text).select(F.from_json("r", f"struct<{schema}>").alias("i"))
+        return parsed.select("i.*")
     text = F.lit(json.dumps(rows))
     items = F.explode(F.from_json(text, f"array<struct<{schema}>>")).alias("item")
     return one_row(spark).select(items).select("item.*")
 
 
-def typed_rows(spark: SparkSession, multiset: Multiset, types: Sequence[str]) -> DataFrame:
-    """A stored multiset back as a weighted DataFrame c0..cN, WEIGHT."""
-    raw = literal_rows(
-        spark, [{"row": r, "w": w} for r, w in multiset.items()], "row:string,w:bigint"
-    )
+def _checkpointed(spark: SparkSession, table: pa.Table) -> DataFrame:
+    """Many driver-side rows, shipped once into Spark's block manager: as a literal they
+    would make a plan of megabytes, sent with every task. Spark reads them from Arrow
+    (no Python worker), and the step reads them from its blocks."""
+    return spark.createDataFrame(table).localCheckpoint(eager=True)
+
+
+def typed_rows(spark: SparkSession, table: pa.Table | None, types: Sequence[str]) -> DataFrame:
+    """A stored multiset (state.py) back as a weighted DataFrame c0..cN, WEIGHT."""
+    if table is not None and table.num_rows > LITERAL_ROWS:
+        raw = _checkpointed(spark, table.rename_columns(["row", "w"]))
+    else:
+        items = [] if table is None else as_multiset(table).items()
+        raw = literal_rows(spark, [{"row": r, "w": w} for r, w in items], "row:string,w:bigint")
     schema = T.StructType(
         [T.StructField(positional(i), stored_type(t)) for i, t in enumerate(types)]
     )
@@ -173,7 +181,7 @@ class Lowering:
 
     spark: SparkSession
     changes: dict[str, DataFrame]
-    stored_state: Mapping[str, Multiset]
+    stored_state: Mapping[str, pa.Table]
     first_step: bool
     saves: list[StateDelta] = field(default_factory=list)
     # Each input's accepted changes of the step before keys apply (temporal.py).
@@ -183,13 +191,13 @@ class Lowering:
     clocks: dict[str, DataFrame] = field(default_factory=dict)
 
     def stored(self, key: str, types: Sequence[str]) -> DataFrame:
-        return typed_rows(self.spark, self.stored_state.get(key, {}), types)
+        return typed_rows(self.spark, self.stored_state.get(key), types)
 
     def save(self, key: str, changes: DataFrame, types: Sequence[str]) -> None:
         self.saves.append(StateDelta(key, changes, list(types)))
 
     def empty(self, types: Sequence[str]) -> DataFrame:
-        return typed_rows(self.spark, {}, types)
+        return typed_rows(self.spark, None, types)
 
     def rel(self, rel: Mapping[str, Any], key: str) -> DataFrame:
         """The changes of plan node `rel` in this step; `key` names its state."""

@@ -87,7 +87,8 @@ def pumped(
     for source in sorted(set(scanned(pump["query"]))):
         types = types_of(columns_of[source])
         buffer = f"{key}#held:{source}"
-        holding = bool(ctx.stored_state.get(buffer))
+        held = ctx.stored_state.get(buffer)
+        holding = held is not None and held.num_rows > 0
         if state == PAUSED:
             ctx.save(buffer, ctx.changes[source], types)
             continue

@@ -9,7 +9,13 @@ from pyspark.sql import SparkSession
 from tests.integration.runtime.plans import agg, aggregate, col, column, plan, scan, table, view
 from worker.runner.engine import StepEngine
 from worker.runner.source import SCHEMA
-from worker.runner.state import DiskStateStore, Snapshot
+from worker.runner.state import (
+    DiskStateStore,
+    Snapshot,
+    as_multiset,
+    integrated,
+    rows_table,
+)
 
 T = table("t", [column("g", "VARCHAR"), column("x", "INTEGER")])
 PLAN = plan(
@@ -52,9 +58,10 @@ def test_a_rerun_step_starts_from_the_previous_steps_state(
 def test_disk_state_keeps_two_versions(tmp_path: Path) -> None:
     store = DiskStateStore(tmp_path)
     for step in range(1, 5):
-        store.commit(step, Snapshot(multisets={"k": {"r": step}}, values={"step": step}))
+        rows = rows_table({"r": step})
+        store.commit(step, Snapshot(multisets={"k": rows}, values={"step": step}))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["step-000000000003", "step-000000000004"]
-    assert store.load(before_step=4).multisets == {"k": {"r": 3}}
+    assert as_multiset(store.load(before_step=4).multisets["k"]) == {"r": 3}
     assert store.load(before_step=9).values == {"step": 4}
 
 
@@ -69,3 +76,20 @@ def test_a_step_leaves_nothing_persisted_in_spark(spark: SparkSession, tmp_path:
         outcome = engine.step(step, batch(spark, *many[(step - 1) * 400 : step * 400]))
         assert len(outcome.deltas["lo"]) == 400
         assert set(persisted().keys()) == before, step
+
+
+def test_a_multiset_a_step_left_alone_is_linked_not_written_again(tmp_path: Path) -> None:
+    store = DiskStateStore(tmp_path)
+    kept = rows_table({'{"c0":1}': 2})
+    store.commit(1, Snapshot(multisets={"kept": kept, "changed": rows_table({"a": 1})}))
+    loaded = store.load(before_step=2)
+    changed = integrated(loaded.multisets["changed"], ["a", "b"], [-1, 3])
+    store.commit(2, Snapshot(multisets={"kept": loaded.multisets["kept"], "changed": changed}))
+    first, second = tmp_path / "step-000000000001", tmp_path / "step-000000000002"
+    files = json.loads((second / "values.json").read_text())["multisets"]
+    kept_file, changed_file = second / files["kept"], second / files["changed"]
+    assert kept_file.stat().st_ino == (first / files["kept"]).stat().st_ino
+    assert changed_file.stat().st_ino != (first / files["changed"]).stat().st_ino
+    again = store.load(before_step=3).multisets
+    assert as_multiset(again["kept"]) == {'{"c0":1}': 2}
+    assert as_multiset(again["changed"]) == {"b": 3}
