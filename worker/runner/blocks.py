@@ -31,7 +31,7 @@ def released_blocks(spark: SparkSession) -> Iterator[None]:
 
 
 def _persisted(jsc: Any) -> set[int]:
-    """The ids of the persisted RDDs, in three py4j calls (walking the Java map from
+    """The ids of the persisted RDDs, in four py4j calls (walking the Java map from
     Python costs two calls an entry, and a driver may hold many: other pipelines')."""
-    text = jsc.getPersistentRDDs().keySet().toString()  # "[3, 17]"
-    return {int(item) for item in text.strip("[]").split(",") if item.strip()}
+    text = jsc.sc().getPersistentRDDs().keys().mkString(",")  # "3,17"
+    return {int(item) for item in text.split(",") if item}
