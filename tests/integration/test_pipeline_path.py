@@ -64,6 +64,11 @@ def test_bad_requests_get_the_error_envelope(stack: LiveStack) -> None:
     assert (status, body["code"]) == (404, "not_found")
     status, body = stack.api("POST", "validate", raw=b"{not json")
     assert status == 400 and body["code"] == "parse_error"
+    for method, path in [("GET", "nope"), ("POST", "pipelines/does-not-exist/restart")]:
+        for key in (stack.api_key, None):  # an unknown URL is unknown to everyone
+            status, body = stack.api(method, path, key=key)
+            assert (status, body["code"]) == (404, "not_found"), (method, path, body)
+            assert set(body) == {"message", "code", "details"}
 
 
 def test_pipeline_runs_on_spark_and_pause_resume_stop_lose_no_row(stack: LiveStack) -> None:
