@@ -109,6 +109,15 @@ class ProgramVersionSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class ProgramVersionDetailSerializer(ProgramVersionSerializer):
+    catalog = CatalogSerializer()
+    plan = serializers.JSONField(
+        allow_null=True,
+        help_text="the plan a pipeline on this version runs (docs/contracts.md); null when "
+        "the version has errors",
+    )
+
+
 class ValidateApi(APIView):
     @extend_schema(
         request=SqlInputSerializer,
@@ -166,3 +175,14 @@ class ProgramVersionListApi(APIView):
     def get(self, request: Request, name: str) -> Response:
         versions = selectors.program_versions(user=request.user, name=name)
         return Response(ProgramVersionSerializer(versions, many=True).data)
+
+
+class ProgramVersionDetailApi(APIView):
+    @extend_schema(
+        responses={200: ProgramVersionDetailSerializer, 404: ErrorSerializer},
+        operation_id="programs_version",
+        description="One saved version with its compile result: diagnostics, catalog and plan.",
+    )
+    def get(self, request: Request, name: str, version: int) -> Response:
+        found = selectors.program_version(user=request.user, name=name, version=version)
+        return Response(ProgramVersionDetailSerializer(found).data)

@@ -23,6 +23,7 @@ SAMPLE_ARGUMENTS = {
     "prefix": "abc",
     "pump": "p",
     "view": "v",
+    "version": "1",
 }
 
 

@@ -36,6 +36,21 @@ def test_program_is_compiled_when_saved_and_versions_are_kept(stack: LiveStack) 
     assert (status, updated["version"]) == (200, 2)
     status, versions = stack.api("GET", f"programs/{name}/versions")
     assert [v["version"] for v in versions] == [1, 2]
+    assert "plan" not in versions[0], "the list stays small"
+
+    status, first = stack.api("GET", f"programs/{name}/versions/1")
+    assert (status, first["version"], first["sql"]) == (200, 1, PROGRAM)
+    assert first["catalog"] == created["catalog"]
+    [view] = first["plan"]["views"]
+    assert view["name"] == "large_orders"
+    condition = view["query"]["input"]["condition"]
+    assert condition["args"][1]["value"] == 100, "version 1's plan, not version 2's"
+    status, second = stack.api("GET", f"programs/{name}/versions/2")
+    assert status == 200 and second["plan"] != first["plan"]
+    for missing, message in [(f"{name}/versions/3", "no version 3"),
+                             ("no-such-program/versions/1", "No program named")]:  # fmt: skip
+        status, body = stack.api("GET", f"programs/{missing}")
+        assert (status, body["code"]) == (404, "not_found") and message in body["message"]
 
 
 def test_validate_reports_errors_with_exact_spans(stack: LiveStack) -> None:
