@@ -4,7 +4,7 @@ import os
 import signal
 import uuid
 
-from tests.live import MAX_CHANGES, MAX_REQUEST_BYTES, LiveStack, next_message
+from tests.live import MAX_CHANGES, MAX_REQUEST_BYTES, USER, LiveStack, next_message
 
 PROGRAM = """\
 CREATE TABLE orders (
@@ -22,6 +22,12 @@ WHERE amount >= 100;
 
 def unique(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def key_actor(stack: LiveStack) -> str:
+    """How events name the test user acting with the stack's API key."""
+    prefix = stack.api_key.split("_")[1]
+    return f"{USER} (key {prefix})"
 
 
 def test_program_is_compiled_when_saved_and_versions_are_kept(stack: LiveStack) -> None:
@@ -96,6 +102,15 @@ def test_pipeline_runs_on_spark_and_pause_resume_stop_lose_no_row(stack: LiveSta
         assert next_message(ws, "state")["state"] == "stopped"
         status, body = stack.api("POST", f"pipelines/{pipeline}/start")
         assert (status, body["state"]) == (202, "starting")
+        # Every recorded event is pushed too: who moved the pipeline where, and when.
+        event = next_message(ws, "event")
+        assert event["actor"] == key_actor(stack), "the user and the key they acted with"
+        assert (event["from_state"], event["to_state"]) == ("stopped", "starting")
+        assert stack.api("GET", f"pipelines/{pipeline}/events")[1][-1] == {
+            k: v for k, v in event.items() if k not in ("type", "id")
+        }
+        event = next_message(ws, "event")
+        assert (event["actor"], event["to_state"]) == ("runner", "running")
         stack.wait_for_state(pipeline, "running")
 
         rows = [
