@@ -120,6 +120,7 @@ class DeltaSerializer(serializers.Serializer):
 
 
 class PipelineEventSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="increases with time; websocket events carry it too")
     from_state = serializers.CharField()
     to_state = serializers.CharField()
     actor = serializers.CharField()

@@ -71,7 +71,8 @@ def event_message(event: PipelineEvent) -> EventMessage:
         "to_state": event.to_state,
         "actor": event.actor,
         "message": event.message,
-        "created_at": event.created_at.isoformat(),
+        # As the events endpoint (DRF) writes times: UTC as "Z".
+        "created_at": event.created_at.isoformat().replace("+00:00", "Z"),
     }
 
 
