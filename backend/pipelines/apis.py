@@ -21,11 +21,18 @@ from backend.core.apis import (
     text_renderers,
 )
 from backend.core.errors import ApplicationError, NotFound
-from backend.pipelines import pumps, queries, selectors, services, stats
+from backend.pipelines import prometheus, pumps, queries, selectors, services, stats, view_stats
 from backend.pipelines.config import effective_config
 from backend.pipelines.egress import Egress, start_step
 from backend.pipelines.ingress import relation_named
-from backend.pipelines.models import DesiredState, OnRunnerFailure, Pipeline, Pump, State
+from backend.pipelines.models import (
+    DesiredState,
+    OnRunnerFailure,
+    Pipeline,
+    PipelineMetric,
+    Pump,
+    State,
+)
 
 
 class ConnectorSerializer(serializers.Serializer):
@@ -381,10 +388,32 @@ class StepDurationSerializer(serializers.Serializer):
 
 
 class ViewStatsSerializer(serializers.Serializer):
+    """A published view's figures; its inputs' where a step computes all views at once
+    (docs/api.md, "Stats and metrics")."""
+
     name = serializers.CharField()
+    inputs = serializers.ListField(
+        child=serializers.CharField(), help_text="the tables and streams it reads, at any depth"
+    )
     rows = serializers.IntegerField()
     inserts_total = serializers.IntegerField()
     deletes_total = serializers.IntegerField()
+    input_rows_per_second = serializers.FloatField(
+        help_text="its inputs' changes accepted per second"
+    )
+    processed_rows_per_second = serializers.FloatField(
+        help_text="its inputs' changes processed per second"
+    )
+    step_duration_ms = serializers.FloatField(
+        allow_null=True, help_text="the latest step that brought its inputs changes"
+    )
+    state_rows = serializers.IntegerField(help_text="rows its own stateful operators keep")
+    late_rows = serializers.IntegerField(help_text="rows its inputs refused as late")
+    lag_rows = serializers.IntegerField(help_text="its inputs' changes not processed yet")
+    lag_ms = serializers.FloatField(help_text="how long the oldest of them has waited")
+    waterlines = serializers.DictField(
+        child=serializers.CharField(), help_text="its inputs' and its own, by relation.column"
+    )
 
 
 class PipelineStatsSerializer(serializers.Serializer):
@@ -419,6 +448,13 @@ class MetricSampleSerializer(serializers.Serializer):
     lag_rows = serializers.IntegerField()
     lag_ms = serializers.FloatField()
     waterlines = serializers.DictField(child=serializers.CharField())
+    views = serializers.SerializerMethodField(
+        help_text="each published view's figures after this step (late_rows: refused in it)"
+    )
+
+    @extend_schema_field(ViewStatsSerializer(many=True))
+    def get_views(self, sample: PipelineMetric) -> list[dict[str, Any]]:
+        return view_stats.sample_views(self.context["plan"], sample)
 
 
 class MetricsQuerySerializer(serializers.Serializer):
@@ -456,7 +492,8 @@ class PipelineMetricsApi(APIView):
         params = MetricsQuerySerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         samples = stats.pipeline_metric_series(pipeline=pipeline, **params.validated_data)
-        return Response(MetricSampleSerializer(samples, many=True).data)
+        context = {"plan": pipeline.program_version.plan or {}}
+        return Response(MetricSampleSerializer(samples, many=True, context=context).data)
 
 
 class PrometheusApi(APIView):
@@ -468,7 +505,7 @@ class PrometheusApi(APIView):
         description="Every visible pipeline's figures in Prometheus' text format.",
     )
     def get(self, request: Request) -> HttpResponse:
-        text = stats.prometheus_text(selectors.pipeline_list(user=request.user))
+        text = prometheus.prometheus_text(selectors.pipeline_list(user=request.user))
         return HttpResponse(text, content_type="text/plain; version=0.0.4; charset=utf-8")
 
 

@@ -510,7 +510,7 @@ def pipeline_record_step(
             pipeline=pipeline,
             step=step,
             figures=figures,
-            late_rows=len(dropped or []),
+            dropped=dropped or [],
             deltas=deltas,
         )
         if backfilled:

@@ -74,7 +74,9 @@ class StepResult:
     pumped: dict[str, int] = field(default_factory=dict)  # rows each running pump inserted
     dropped_seqs: list[int] = field(default_factory=list)  # input-log seqs of `dropped`
     state_rows: int = 0  # distinct rows the stateful operators keep after the step
-    waterlines: dict[str, str] = field(default_factory=dict)  # "relation.column" -> value
+    state_rows_by_key: dict[str, int] = field(default_factory=dict)  # the same, per state key
+    # "relation.column" -> value: inputs' waterlines, and emit_final views' (their column)
+    waterlines: dict[str, str] = field(default_factory=dict)
     extra: dict[str, list[Change]] = field(default_factory=dict)  # extra views' changes
 
 
@@ -295,8 +297,9 @@ class StepEngine:
             held=sorted(held),
             dropped_counts=counts,
         )
+        view_lines: dict[str, str] = {}  # the emit_final views' waterlines, when the step ran one
         if not touched.isdisjoint(self.emit_final):
-            self._emit_final(outputs, multisets, maxima)
+            view_lines = self._emit_final(outputs, multisets, maxima)
         self.state.commit(step_no, Snapshot(multisets, values, step_no))
         deltas: dict[str, list[Change]] = {}
         for view in self.plan["views"]:
@@ -310,15 +313,18 @@ class StepEngine:
             pumped=pumped_counts,
             dropped_seqs=[seq for seq, _ in dropped],
             state_rows=sum(len(multiset) for multiset in multisets.values()),
-            waterlines=waterlines(self.plan["inputs"], maxima),
+            state_rows_by_key={key: len(multiset) for key, multiset in multisets.items()},
+            waterlines={**waterlines(self.plan["inputs"], maxima), **view_lines},
             extra={v["name"]: _changes(v, extra.get(v["name"], {})) for v in extra_views},
         )
 
     def _emit_final(
         self, outputs: dict[str, Multiset], multisets: dict[str, Multiset], maxima: dict[str, str]
-    ) -> None:
-        """Move each emit_final view's changes into its pending rows; emit those now final."""
+    ) -> dict[str, str]:
+        """Move each emit_final view's changes into its pending rows; emit those now final.
+        The views' waterlines, by "view.column" (the emit_final column)."""
         waterlines = self._view_waterlines(maxima)
+        lines = {}
         for view in self.plan["views"]:
             name = view["name"]
             if name not in self.emit_final:
@@ -331,6 +337,7 @@ class StepEngine:
             line = waterlines.get(name)
             if line is None:
                 continue
+            lines[f"{name}.{column['name']}"] = str(line)
             limit = _comparable(column["type"], line)
             emitted: Multiset = {}
             for row in list(pending):
@@ -341,6 +348,7 @@ class StepEngine:
                         emitted[row] = weight
             if emitted:
                 outputs[name] = emitted
+        return lines
 
     def _view_waterlines(self, maxima: Mapping[str, str]) -> dict[str, Any]:
         relations = {r["name"]: input_waterline(self.spark, r, maxima) for r in self.plan["inputs"]}
