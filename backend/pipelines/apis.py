@@ -151,8 +151,14 @@ class PipelineListApi(APIView):
 
     @extend_schema(
         request=PipelineCreateSerializer,
-        responses={201: PipelineSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
+        responses={
+            201: PipelineSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+        },
         operation_id="pipelines_create",
+        description="404 when there is no such program; 409 when the name is taken.",
     )
     def post(self, request: Request) -> Response:
         data = PipelineCreateSerializer(data=request.data)
@@ -206,11 +212,29 @@ class PipelineDetailApi(APIView):
         return Response(PipelineSerializer(pipeline).data)
 
 
+def _action_parameter(description: str) -> OpenApiParameter:
+    return OpenApiParameter(
+        "action",
+        str,
+        OpenApiParameter.PATH,
+        enum=["start", "pause", "resume", "stop"],
+        description=description,
+    )
+
+
 class PipelineActionApi(APIView):
     @extend_schema(
         request=None,
-        responses={202: PipelineSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+        parameters=[_action_parameter("the lifecycle action (docs/api.md)")],
+        responses={
+            202: PipelineSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+        },
         operation_id="pipelines_action",
+        description="409 when the pipeline's state does not allow the action "
+        "(details.state); start also 400 program_has_errors or program_not_runnable.",
     )
     def post(self, request: Request, name: str, action: str) -> Response:
         pipeline = services.pipeline_request_action(
@@ -626,6 +650,7 @@ class PipelinePumpsApi(APIView):
 class PipelinePumpActionApi(APIView):
     @extend_schema(
         request=None,
+        parameters=[_action_parameter("the pump action")],
         responses={202: PipelinePumpSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
         operation_id="pipelines_pump_action",
     )

@@ -140,8 +140,15 @@ class ProgramListApi(APIView):
 
     @extend_schema(
         request=ProgramCreateSerializer,
-        responses={201: ProgramSerializer},
+        responses={
+            201: ProgramSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+        },
         operation_id="programs_create",
+        description="400 team_required when you are in several teams and name none; 404 "
+        "when you are not in the team named; 409 when the name is taken.",
     )
     def post(self, request: Request) -> Response:
         data = ProgramCreateSerializer(data=request.data)
@@ -159,7 +166,9 @@ class ProgramDetailApi(APIView):
         return Response(ProgramSerializer(version).data)
 
     @extend_schema(
-        request=SqlInputSerializer, responses=ProgramSerializer, operation_id="programs_update"
+        request=SqlInputSerializer,
+        responses={200: ProgramSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+        operation_id="programs_update",
     )
     def put(self, request: Request, name: str) -> Response:
         data = SqlInputSerializer(data=request.data)

@@ -118,7 +118,7 @@ FRONTEND_DIST = REPO_DIR / "frontend" / "dist"
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "backend.core.schema.ApiAutoSchema",
     "EXCEPTION_HANDLER": "backend.core.errors.api_exception_handler",
     # API keys first: an unauthenticated request then gets 401 with a Bearer challenge.
     "DEFAULT_AUTHENTICATION_CLASSES": [
