@@ -56,3 +56,12 @@ def test_an_unhandled_error_answers_500_in_the_envelope(
     assert (body["code"], body["details"]) == ("server_error", None)
     assert "secret" not in response.content.decode(), "no traceback goes to the client"
     assert any("a bug with a secret" in str(r.exc_info) for r in caplog.records), "it is logged"
+
+
+@pytest.mark.django_db
+def test_the_schema_and_its_docs_refuse_strangers_in_the_envelope() -> None:
+    """The schema answers YAML and the docs HTML, but their errors are JSON like all."""
+    for path in ("/api/v1/schema", "/api/v1/docs"):
+        response = Client().get(path)
+        assert (response.status_code, response["Content-Type"]) == (401, "application/json")
+        assert response.json()["code"] == "not_authenticated"
