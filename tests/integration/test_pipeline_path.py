@@ -2,7 +2,9 @@
 
 import os
 import signal
+import time
 import uuid
+from pathlib import Path
 
 from tests.live import MAX_CHANGES, MAX_REQUEST_BYTES, USER, LiveStack, next_message
 
@@ -239,3 +241,52 @@ def test_a_killed_spark_runner_is_noticed_and_restarted_from_its_checkpoint(
     assert (delta["step"], delta["changes"]) == (2, [{"insert": {"id": 2, "who": "bob"}}])
     stack.api("POST", f"pipelines/{pipeline}/stop")
     stack.wait_for_state(pipeline, "stopped")
+
+
+def test_a_dead_driver_fails_the_pipeline_within_seconds_with_its_error(
+    stack: LiveStack,
+) -> None:
+    """The monitor's default mode (`fail`): the pipeline turns failed, carries the
+    runner's last log lines, and waits for an operator; who did what is recorded."""
+    program, pipeline = unique("prog"), unique("pipe")
+    stack.api("POST", "programs", {"name": program, "sql": PROGRAM})
+    status, created = stack.api("POST", "pipelines", {"name": pipeline, "program": program})
+    assert (status, created["on_runner_failure"]) == (201, "fail"), "the default"
+    assert stack.api("POST", f"pipelines/{pipeline}/start")[0] == 202
+    running = stack.wait_for_state(pipeline, "running")
+
+    status, body = stack.api("POST", f"pipelines/{pipeline}/deploy", {})
+    assert (status, body["code"], body["details"]) == (409, "conflict", {"state": "running"})
+
+    killed_at = time.monotonic()
+    os.killpg(running["runner_pid"], signal.SIGKILL)
+    while (state := stack.api("GET", f"pipelines/{pipeline}")[1])["state"] != "failed":
+        assert time.monotonic() - killed_at < 120, state
+        time.sleep(0.2)
+    noticed_s = time.monotonic() - killed_at
+    assert noticed_s < 15, f"noticed {noticed_s:.1f} s after the kill"
+    assert state["desired_state"] == "stopped"
+    first, *tail = state["error"].splitlines()
+    assert first == "Spark runner died" and tail, "with the runner's last log lines"
+    logs = (Path(stack.env["WEIR_STATE_DIR"]) / "pipelines").glob("*/runner.log")
+    assert any(p.read_text().rstrip().endswith(tail[-1]) for p in logs), tail[-1]
+    events = stack.api("GET", f"pipelines/{pipeline}/events")[1]
+    assert [(e["actor"], e["to_state"]) for e in events] == [
+        (key_actor(stack), "starting"),
+        ("runner", "running"),
+        ("monitor", "failed"),
+    ]
+    assert events[-1]["message"] == state["error"]
+
+    # `fail` means an operator starts it again, not the monitor.
+    deadline = time.monotonic() + 3 * 2  # three monitor rounds (WEIR_MONITOR_INTERVAL 2 s)
+    while time.monotonic() < deadline:
+        assert stack.api("GET", f"pipelines/{pipeline}")[1]["state"] == "failed"
+        time.sleep(0.5)
+    assert stack.api("POST", f"pipelines/{pipeline}/start")[0] == 202
+    stack.wait_for_state(pipeline, "running")
+    assert stack.api("POST", f"pipelines/{pipeline}/stop")[0] == 202
+    stack.wait_for_state(pipeline, "stopped")
+    events = stack.api("GET", f"pipelines/{pipeline}/events")[1]
+    mine = [e["to_state"] for e in events if e["actor"] == key_actor(stack)]
+    assert mine == ["starting", "starting", "stopping"], "each action names who asked"
