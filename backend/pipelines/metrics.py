@@ -86,7 +86,9 @@ def record_sample(
         lag_ms=lag_ms(pipeline, figures.processed_seq, now),
         input_rows_per_second=round(ingested / seconds, 3),
         processed_rows_per_second=round(figures.input_rows / seconds, 3),
-        waterlines=figures.waterlines,
+        # A step that does not run an emit_final view does not compute its waterline:
+        # the last one computed still holds (waterlines only rise).
+        waterlines={**(previous.waterlines if previous else {}), **figures.waterlines},
         views=views,
         relations=_relation_figures(
             pipeline, plan or {}, previous, figures, dropped, seconds=seconds, now=now

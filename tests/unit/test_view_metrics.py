@@ -75,7 +75,8 @@ def test_stats_series_and_prometheus_carry_each_views_figures() -> None:
     pipeline_record_step(
         pipeline_id=pipeline.pk, batch_id=1, deltas={},
         figures=StepFigures(input_rows=4, duration_ms=80.0, processed_seq=through,
-                            state_rows_by_key={"per_k.i": 7}, waterlines=lines),
+                            state_rows_by_key={"per_k.i": 7},
+                            waterlines={"t.at": "2026-01-01 09:00:00"}),
     )  # fmt: skip
     accept(pipeline, "s", 6, ROW_S)  # waiting: not processed by any step yet
 
@@ -87,6 +88,7 @@ def test_stats_series_and_prometheus_carry_each_views_figures() -> None:
         7,
     )
     assert second.state_by == {"per_k": 7}
+    assert second.waterlines == lines, "a waterline the step did not compute still holds"
 
     pipeline.refresh_from_db()
     views = by_name(stats.pipeline_stats(pipeline=pipeline)["views"])
