@@ -188,7 +188,13 @@ def _print_diagnostics(filename: str, diagnostics: list[dict[str, Any]]) -> None
 
 
 def deploy(client: Client, args: argparse.Namespace) -> int:
-    """Validate, save a new program version, point the pipeline at it, (re)start it."""
+    """Validate, save a new program version, point the pipeline at it, (re)start it.
+
+    Idempotent, as a CI job running on every push needs: when the program's latest
+    version has the same SQL and the same plan (the server's compiler may plan the same
+    text differently after an upgrade) and the pipeline runs that version already, no
+    version is saved and nothing is restarted; `--start` starts it only if it is stopped.
+    """
     sql = Path(args.file).read_text(encoding="utf-8")
     program = args.program or args.pipeline
     checked = client.call("POST", "validate", {"sql": sql})
@@ -196,49 +202,32 @@ def deploy(client: Client, args: argparse.Namespace) -> int:
     if any(d["severity"] == "error" for d in checked["diagnostics"]):
         print(f"weir: {args.file} has errors; nothing deployed", file=sys.stderr)
         return EXIT_REFUSED
-    if client.exists(f"programs/{program}"):
+    latest = _latest(client, program)
+    if latest is not None and _unchanged(client, latest, sql, checked["plan"]):
+        saved = latest
+        print(f"program {program}: unchanged, version {saved['version']}")
+    elif latest is not None:
         saved = client.call("PUT", f"programs/{program}", {"sql": sql})
+        print(f"program {program}: version {saved['version']}")
     else:
         body = {"name": program, "sql": sql, **({"team": args.team} if args.team else {})}
         saved = client.call("POST", "programs", body)
-    print(f"program {program}: version {saved['version']}")
+        print(f"program {program}: version {saved['version']}")
     if not client.exists(f"pipelines/{args.pipeline}"):
-        client.call("POST", "pipelines", {"name": args.pipeline, "program": program})
-    pipeline = client.call("GET", f"pipelines/{args.pipeline}")
-    stopped_here = False
-    if pipeline["program_version"] != saved["version"]:
-        if pipeline["state"] not in ("stopped", "failed"):
-            if not args.start:
-                print(
-                    f"weir: pipeline {args.pipeline} is {pipeline['state']}: "
-                    "pass --start to restart it on the new version",
-                    file=sys.stderr,
-                )
-                return EXIT_REFUSED
-            client.call("POST", f"pipelines/{args.pipeline}/stop")
-            pipeline = _wait_for(client, args.pipeline, {"stopped", "failed"})
-            stopped_here = True
-        try:
-            pipeline = client.call(
-                "POST", f"pipelines/{args.pipeline}/deploy", {"reset_state": args.reset_state}
-            )
-        except Refused as refused:
-            if not isinstance(refused.body, dict) or refused.body.get("code") != (
-                "state_reset_required"
-            ):
-                raise
-            for change in refused.body["details"]["changes"]:
-                print(f"weir: {args.pipeline}: {change}", file=sys.stderr)
+        pipeline = client.call("POST", "pipelines", {"name": args.pipeline, "program": program})
+        print(f"pipeline {args.pipeline}: created on program version {saved['version']}")
+    else:
+        pipeline = client.call("GET", f"pipelines/{args.pipeline}")
+        if pipeline["program_version"] == saved["version"] and not args.reset_state:
             print(
-                f"weir: the new version changes what {args.pipeline}'s state was computed "
-                "for: pass --reset-state to process every accepted input again",
-                file=sys.stderr,
+                f"pipeline {args.pipeline}: already on program version {saved['version']}; "
+                "nothing to deploy"
             )
-            if stopped_here:  # leave it as it was found: running its deployed version
-                client.call("POST", f"pipelines/{args.pipeline}/start")
-                _wait_for(client, args.pipeline, {"running", "failed"})
-            return EXIT_REFUSED
-    print(f"pipeline {args.pipeline}: program version {pipeline['program_version']}")
+        else:
+            pipeline = _move_to_latest(client, args, pipeline)
+            if pipeline is None:
+                return EXIT_REFUSED
+            print(f"pipeline {args.pipeline}: program version {pipeline['program_version']}")
     if args.start and pipeline["state"] in ("stopped", "failed"):
         client.call("POST", f"pipelines/{args.pipeline}/start")
         pipeline = _wait_for(client, args.pipeline, {"running", "failed"})
@@ -247,6 +236,61 @@ def deploy(client: Client, args: argparse.Namespace) -> int:
             return EXIT_REFUSED
     print(f"pipeline {args.pipeline}: {pipeline['state']}")
     return EXIT_OK
+
+
+def _latest(client: Client, program: str) -> Any:
+    """The program's latest version, or None when there is no such program."""
+    try:
+        return client.call("GET", f"programs/{program}")
+    except Refused as refused:
+        if refused.status == 404:
+            return None
+        raise
+
+
+def _unchanged(client: Client, latest: Any, sql: str, plan: Any) -> bool:
+    """Does the latest version have this SQL and this plan?"""
+    if latest["sql"] != sql:
+        return False
+    stored = client.call("GET", f"programs/{latest['name']}/versions/{latest['version']}")
+    return bool(stored["plan"] == plan)
+
+
+def _move_to_latest(client: Client, args: argparse.Namespace, pipeline: Any) -> Any:
+    """Deploy the program's latest version to the pipeline, stopping it first (with
+    --start) if it runs; the pipeline after, or None when refused (reported)."""
+    stopped_here = False
+    if pipeline["state"] not in ("stopped", "failed"):
+        if not args.start:
+            print(
+                f"weir: pipeline {args.pipeline} is {pipeline['state']}: "
+                "pass --start to restart it on the new version",
+                file=sys.stderr,
+            )
+            return None
+        client.call("POST", f"pipelines/{args.pipeline}/stop")
+        _wait_for(client, args.pipeline, {"stopped", "failed"})
+        stopped_here = True
+    try:
+        return client.call(
+            "POST", f"pipelines/{args.pipeline}/deploy", {"reset_state": args.reset_state}
+        )
+    except Refused as refused:
+        if not isinstance(refused.body, dict) or refused.body.get("code") != (
+            "state_reset_required"
+        ):
+            raise
+        for change in refused.body["details"]["changes"]:
+            print(f"weir: {args.pipeline}: {change}", file=sys.stderr)
+        print(
+            f"weir: the new version changes what {args.pipeline}'s state was computed "
+            "for: pass --reset-state to process every accepted input again",
+            file=sys.stderr,
+        )
+        if stopped_here:  # leave it as it was found: running its deployed version
+            client.call("POST", f"pipelines/{args.pipeline}/start")
+            _wait_for(client, args.pipeline, {"running", "failed"})
+        return None
 
 
 def _wait_for(client: Client, pipeline: str, states: set[str], timeout: float = 300) -> Any:

@@ -1,36 +1,57 @@
 """Lifecycle tasks. Each takes a pipeline id, checks the stored state first, and is
 safe to run twice (acks_late): the runner does the transition, the task sees it
-through and marks the pipeline failed when the runner dies or does not answer."""
+through and marks the pipeline failed when the runner dies or does not answer.
+While it runs a task holds the transition's lease (worker/inflight.py): a second
+task for it does nothing, and the monitor queues again a transition whose task
+died with its worker."""
 
 import time
+from functools import partial
 
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from backend.pipelines.config import effective_config
+from backend.pipelines.events import record_event
 from backend.pipelines.models import DesiredState, OnRunnerFailure, Pipeline, State
 from backend.pipelines.services import pipeline_restart, pipeline_set_state
-from worker import launcher, spares
+from worker import inflight, launcher, spares
 
 POLL_S = 0.2
 TASK_ACTOR = "worker"
 MONITOR_ACTOR = "monitor"
 # States in which a runner must be alive; transitions have their own waiting tasks.
 SETTLED_WITH_RUNNER = (State.RUNNING, State.PAUSED)
+# Each transitional state and the state its task awaits.
+TRANSITIONS = {
+    State.STARTING: State.RUNNING,
+    State.PAUSING: State.PAUSED,
+    State.RESUMING: State.RUNNING,
+    State.STOPPING: State.STOPPED,
+}
+# A transition without a task in flight for this long is queued again: longer than a
+# lease lives (a dead task's lease must have expired) and than a queued task waits for
+# a free worker thread in the normal course.
+REQUEUE_AFTER_S = inflight.LEASE_TTL_S
 
 
 @shared_task(name="pipelines.start")
 def pipeline_start(pipeline_id: int) -> str:
-    pipeline = Pipeline.objects.get(pk=pipeline_id)
-    if pipeline.state != State.STARTING or pipeline.desired_state != DesiredState.RUNNING:
-        return f"not started: the pipeline is {pipeline.state}"
-    if not launcher.runner_alive(pipeline.runner_pid, pipeline_id):
-        config = effective_config(pipeline.config)
-        pid = spares.take_spare(pipeline_id, config) or launcher.spawn_runner(pipeline_id)
-        Pipeline.objects.filter(pk=pipeline_id).update(runner_pid=pid)
-        spares.ensure_spare()  # so that the next start is warm
-    return pipeline_await_state(pipeline_id, State.STARTING, State.RUNNING)
+    with inflight.transition(pipeline_id, State.STARTING) as lease:
+        if lease is None:
+            return "another task is starting the pipeline"
+        pipeline = Pipeline.objects.get(pk=pipeline_id)
+        if pipeline.state != State.STARTING or pipeline.desired_state != DesiredState.RUNNING:
+            return f"not started: the pipeline is {pipeline.state}"
+        if not launcher.runner_alive(pipeline.runner_pid, pipeline_id):
+            config = effective_config(pipeline.config)
+            pid = spares.take_spare(pipeline_id, config) or launcher.spawn_runner(pipeline_id)
+            Pipeline.objects.filter(pk=pipeline_id).update(runner_pid=pid)
+            lease.renew()
+            spares.ensure_spare()  # so that the next start is warm
+        return _await_state(pipeline_id, State.STARTING, State.RUNNING, lease)
 
 
 @shared_task(name="pipelines.await_state")
@@ -41,6 +62,13 @@ def pipeline_await_state(pipeline_id: int, transitional: str, target: str) -> st
     pipeline has left `transitional` some other way (a later action), this
     task's transition is over and it leaves the pipeline alone.
     """
+    with inflight.transition(pipeline_id, transitional) as lease:
+        if lease is None:
+            return f"another task is seeing '{transitional}' through"
+        return _await_state(pipeline_id, transitional, target, lease)
+
+
+def _await_state(pipeline_id: int, transitional: str, target: str, lease: inflight.Lease) -> str:
     deadline = time.monotonic() + settings.PIPELINE_TRANSITION_TIMEOUT_S
     while time.monotonic() < deadline:
         pipeline = Pipeline.objects.get(pk=pipeline_id)
@@ -48,6 +76,7 @@ def pipeline_await_state(pipeline_id: int, transitional: str, target: str) -> st
             return pipeline.state
         if not launcher.runner_alive(pipeline.runner_pid, pipeline_id):
             return _runner_gone(pipeline, transitional, target)
+        lease.renew()
         time.sleep(POLL_S)
     pipeline = Pipeline.objects.get(pk=pipeline_id)
     if pipeline.state != transitional:
@@ -99,10 +128,12 @@ def _runner_gone(pipeline: Pipeline, transitional: str, target: str) -> str:
 
 @shared_task(name="pipelines.monitor")
 def pipelines_monitor() -> list[str]:
-    """Notice dead Spark runners (run every few seconds by Celery beat).
+    """Notice dead Spark runners and lost lifecycle tasks (run every few seconds by
+    Celery beat).
 
     A pipeline whose runner died is marked failed, or started again from its
-    checkpoint when it is configured to restart.
+    checkpoint when it is configured to restart. A transition no task is seeing
+    through any more (its worker died) is queued again.
     """
     noticed = []
     for pipeline in Pipeline.objects.filter(state__in=SETTLED_WITH_RUNNER):
@@ -124,4 +155,43 @@ def pipelines_monitor() -> list[str]:
                 pipeline_restart(pipeline_id=pipeline.pk, actor=MONITOR_ACTOR)
         if failed:
             noticed.append(pipeline.name)
-    return noticed
+    return noticed + requeue_lost_transitions()
+
+
+def _queue_transition(pipeline_id: int, transitional: str) -> None:
+    if transitional == State.STARTING:
+        pipeline_start.delay(pipeline_id)
+    else:
+        pipeline_await_state.delay(pipeline_id, transitional, TRANSITIONS[transitional])
+
+
+def requeue_lost_transitions() -> list[str]:
+    """Queue again each transition that no task holds the lease of (worker/inflight.py).
+
+    Its task died with its worker (the broker would deliver it again only after its
+    visibility timeout), or was lost. Only a transition that has waited REQUEUE_AFTER_S
+    since the pipeline's last event is queued (a new one may not have been picked up
+    yet), and each re-queue is an event: at most one per REQUEUE_AFTER_S. The tasks are
+    idempotent: one delivered twice finds the lease held or the state moved on.
+    """
+    requeued = []
+    now = timezone.now()
+    for pipeline in Pipeline.objects.filter(state__in=TRANSITIONS):
+        last_event = pipeline.events.order_by("-id").values_list("created_at", flat=True).first()
+        since = last_event or pipeline.updated_at
+        if (now - since).total_seconds() < REQUEUE_AFTER_S:
+            continue
+        if inflight.in_flight(pipeline.pk, pipeline.state):
+            continue
+        with transaction.atomic():
+            record_event(
+                pipeline=pipeline,
+                from_state=pipeline.state,
+                to_state=pipeline.state,
+                actor=MONITOR_ACTOR,
+                message=f"no task was seeing '{pipeline.state}' through (its worker died?): "
+                "queued it again",
+            )
+            transaction.on_commit(partial(_queue_transition, pipeline.pk, pipeline.state))
+        requeued.append(pipeline.name)
+    return requeued

@@ -3,8 +3,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.views import defaults
 from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -51,6 +53,47 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """Django's CSRF refusal, in the API's error envelope."""
     body = error_body(f"CSRF check failed: {reason}", "csrf_failed")
     return JsonResponse(body, status=403)
+
+
+class JsonErrors:
+    """For views that answer something else than JSON (the schema's YAML, the docs' HTML):
+    their errors are still the JSON envelope."""
+
+    def finalize_response(
+        self, request: Request, response: HttpResponseBase, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        if isinstance(response, Response) and response.status_code >= 400:
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc,no-any-return]
+
+
+class SchemaApi(JsonErrors, SpectacularAPIView):
+    """The OpenAPI schema (YAML, or JSON when asked for)."""
+
+
+class SchemaDocsApi(JsonErrors, SpectacularSwaggerView):
+    """The schema's browsable docs (Swagger UI)."""
+
+
+API_PREFIX = "/api/"
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler404: a URL under /api/ that matches no route answers the error envelope."""
+    if request.path.startswith(API_PREFIX):
+        body = error_body(f"No API endpoint at {request.path}", "not_found")
+        return JsonResponse(body, status=404)
+    return defaults.page_not_found(request, exception or Exception())
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: an unhandled error under /api/ answers the error envelope (the
+    traceback goes to the log, never to the client)."""
+    if request.path.startswith(API_PREFIX):
+        body = error_body("Internal server error", "server_error")
+        return JsonResponse(body, status=500)
+    return defaults.server_error(request)
 
 
 class _TextRenderer(BaseRenderer):

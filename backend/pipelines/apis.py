@@ -21,11 +21,18 @@ from backend.core.apis import (
     text_renderers,
 )
 from backend.core.errors import ApplicationError, NotFound
-from backend.pipelines import pumps, queries, selectors, services, stats
+from backend.pipelines import prometheus, pumps, queries, selectors, services, stats, view_stats
 from backend.pipelines.config import effective_config
 from backend.pipelines.egress import Egress, start_step
 from backend.pipelines.ingress import relation_named
-from backend.pipelines.models import DesiredState, OnRunnerFailure, Pipeline, Pump, State
+from backend.pipelines.models import (
+    DesiredState,
+    OnRunnerFailure,
+    Pipeline,
+    PipelineMetric,
+    Pump,
+    State,
+)
 
 
 class ConnectorSerializer(serializers.Serializer):
@@ -120,6 +127,7 @@ class DeltaSerializer(serializers.Serializer):
 
 
 class PipelineEventSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="increases with time; websocket events carry it too")
     from_state = serializers.CharField()
     to_state = serializers.CharField()
     actor = serializers.CharField()
@@ -143,8 +151,14 @@ class PipelineListApi(APIView):
 
     @extend_schema(
         request=PipelineCreateSerializer,
-        responses={201: PipelineSerializer, 400: ErrorSerializer, 409: ErrorSerializer},
+        responses={
+            201: PipelineSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+        },
         operation_id="pipelines_create",
+        description="404 when there is no such program; 409 when the name is taken.",
     )
     def post(self, request: Request) -> Response:
         data = PipelineCreateSerializer(data=request.data)
@@ -198,11 +212,29 @@ class PipelineDetailApi(APIView):
         return Response(PipelineSerializer(pipeline).data)
 
 
+def _action_parameter(description: str) -> OpenApiParameter:
+    return OpenApiParameter(
+        "action",
+        str,
+        OpenApiParameter.PATH,
+        enum=["start", "pause", "resume", "stop"],
+        description=description,
+    )
+
+
 class PipelineActionApi(APIView):
     @extend_schema(
         request=None,
-        responses={202: PipelineSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+        parameters=[_action_parameter("the lifecycle action (docs/api.md)")],
+        responses={
+            202: PipelineSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+        },
         operation_id="pipelines_action",
+        description="409 when the pipeline's state does not allow the action "
+        "(details.state); start also 400 program_has_errors or program_not_runnable.",
     )
     def post(self, request: Request, name: str, action: str) -> Response:
         pipeline = services.pipeline_request_action(
@@ -380,10 +412,32 @@ class StepDurationSerializer(serializers.Serializer):
 
 
 class ViewStatsSerializer(serializers.Serializer):
+    """A published view's figures; its inputs' where a step computes all views at once
+    (docs/api.md, "Stats and metrics")."""
+
     name = serializers.CharField()
+    inputs = serializers.ListField(
+        child=serializers.CharField(), help_text="the tables and streams it reads, at any depth"
+    )
     rows = serializers.IntegerField()
     inserts_total = serializers.IntegerField()
     deletes_total = serializers.IntegerField()
+    input_rows_per_second = serializers.FloatField(
+        help_text="its inputs' changes accepted per second"
+    )
+    processed_rows_per_second = serializers.FloatField(
+        help_text="its inputs' changes processed per second"
+    )
+    step_duration_ms = serializers.FloatField(
+        allow_null=True, help_text="the latest step that brought its inputs changes"
+    )
+    state_rows = serializers.IntegerField(help_text="rows its own stateful operators keep")
+    late_rows = serializers.IntegerField(help_text="rows its inputs refused as late")
+    lag_rows = serializers.IntegerField(help_text="its inputs' changes not processed yet")
+    lag_ms = serializers.FloatField(help_text="how long the oldest of them has waited")
+    waterlines = serializers.DictField(
+        child=serializers.CharField(), help_text="its inputs' and its own, by relation.column"
+    )
 
 
 class PipelineStatsSerializer(serializers.Serializer):
@@ -418,6 +472,13 @@ class MetricSampleSerializer(serializers.Serializer):
     lag_rows = serializers.IntegerField()
     lag_ms = serializers.FloatField()
     waterlines = serializers.DictField(child=serializers.CharField())
+    views = serializers.SerializerMethodField(
+        help_text="each published view's figures after this step (late_rows: refused in it)"
+    )
+
+    @extend_schema_field(ViewStatsSerializer(many=True))
+    def get_views(self, sample: PipelineMetric) -> list[dict[str, Any]]:
+        return view_stats.sample_views(self.context["plan"], sample)
 
 
 class MetricsQuerySerializer(serializers.Serializer):
@@ -455,7 +516,8 @@ class PipelineMetricsApi(APIView):
         params = MetricsQuerySerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         samples = stats.pipeline_metric_series(pipeline=pipeline, **params.validated_data)
-        return Response(MetricSampleSerializer(samples, many=True).data)
+        context = {"plan": pipeline.program_version.plan or {}}
+        return Response(MetricSampleSerializer(samples, many=True, context=context).data)
 
 
 class PrometheusApi(APIView):
@@ -467,7 +529,7 @@ class PrometheusApi(APIView):
         description="Every visible pipeline's figures in Prometheus' text format.",
     )
     def get(self, request: Request) -> HttpResponse:
-        text = stats.prometheus_text(selectors.pipeline_list(user=request.user))
+        text = prometheus.prometheus_text(selectors.pipeline_list(user=request.user))
         return HttpResponse(text, content_type="text/plain; version=0.0.4; charset=utf-8")
 
 
@@ -588,6 +650,7 @@ class PipelinePumpsApi(APIView):
 class PipelinePumpActionApi(APIView):
     @extend_schema(
         request=None,
+        parameters=[_action_parameter("the pump action")],
         responses={202: PipelinePumpSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
         operation_id="pipelines_pump_action",
     )

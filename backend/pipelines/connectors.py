@@ -5,7 +5,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from backend.pipelines.models import Pipeline, PipelineEvent, ViewDelta
+from backend.pipelines.events import record_event
+from backend.pipelines.models import Pipeline, ViewDelta
 from worker.runner.connectors import Change, Sink, bring_up_to_date, sink_for
 
 log = logging.getLogger("weir.connectors")
@@ -50,11 +51,11 @@ class Connectors:
             log.warning("pipeline %s: %s", self.pipeline_id, message)
         else:
             self.failing.discard(sink.name)
-        state = Pipeline.objects.values_list("state", flat=True).get(pk=self.pipeline_id)
-        PipelineEvent.objects.create(
-            pipeline_id=self.pipeline_id,
-            from_state=state,
-            to_state=state,
+        pipeline = Pipeline.objects.only("name", "state").get(pk=self.pipeline_id)
+        record_event(
+            pipeline=pipeline,
+            from_state=pipeline.state,
+            to_state=pipeline.state,
             actor="runner",
             message=message,
         )

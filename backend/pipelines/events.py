@@ -1,11 +1,15 @@
-"""Messages published to a pipeline's websocket group (Channels, Redis layer)."""
+"""Messages published to a pipeline's websocket group (Channels, Redis layer), and the
+pipeline events that are recorded and published together."""
 
 import logging
 from typing import Any, Literal, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 from redis.exceptions import RedisError
+
+from backend.pipelines.models import Pipeline, PipelineEvent
 
 log = logging.getLogger("weir.pipelines")
 
@@ -23,7 +27,19 @@ class StateMessage(TypedDict):
     error: str | None
 
 
-PipelineMessage = DeltaMessage | StateMessage
+class EventMessage(TypedDict):
+    """A recorded pipeline event (GET /pipelines/{name}/events lists them): who did what."""
+
+    type: Literal["event"]
+    id: int
+    from_state: str
+    to_state: str
+    actor: str
+    message: str
+    created_at: str  # ISO 8601
+
+
+PipelineMessage = DeltaMessage | StateMessage | EventMessage
 
 
 def group_name(pipeline_name: str) -> str:
@@ -45,3 +61,29 @@ def publish(pipeline_name: str, message: PipelineMessage) -> None:
         )
     except (OSError, RedisError) as err:
         log.warning("could not publish %s of %s: %s", message["type"], pipeline_name, err)
+
+
+def event_message(event: PipelineEvent) -> EventMessage:
+    return {
+        "type": "event",
+        "id": event.pk,
+        "from_state": event.from_state,
+        "to_state": event.to_state,
+        "actor": event.actor,
+        "message": event.message,
+        # As the events endpoint (DRF) writes times: UTC as "Z".
+        "created_at": event.created_at.isoformat().replace("+00:00", "Z"),
+    }
+
+
+def record_event(
+    *, pipeline: Pipeline, from_state: str, to_state: str, actor: str, message: str = ""
+) -> PipelineEvent:
+    """Store a pipeline event; once its transaction commits, every websocket watching the
+    pipeline receives it (an event that is rolled back is never announced)."""
+    event = PipelineEvent.objects.create(
+        pipeline=pipeline, from_state=from_state, to_state=to_state, actor=actor, message=message
+    )
+    name, message_ = pipeline.name, event_message(event)
+    transaction.on_commit(lambda: publish(name, message_))
+    return event

@@ -213,6 +213,12 @@ class PipelineMetric(models.Model):
     waterlines = models.JSONField(default=dict)
     # {view: [rows, inserts_total, deletes_total]} after this step, for published views.
     views = models.JSONField(default=dict)
+    # Per input (table or stream): {"ingested_total", "processed_total", "step_rows",
+    # "late_rows", "input_rows_per_second", "processed_rows_per_second", "lag_ms"}; input-log
+    # entries (rows, deletes, bounds) of that relation. Views' figures are their inputs'.
+    relations = models.JSONField(default=dict)
+    # Rows kept by stateful operators after this step, per view, input or pump owning them.
+    state_by = models.JSONField(default=dict)
 
     class Meta:
         constraints = [

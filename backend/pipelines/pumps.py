@@ -8,7 +8,8 @@ from django.db import transaction
 from django.db.models import F
 
 from backend.core.errors import Conflict, NotFound
-from backend.pipelines.models import Pipeline, PipelineEvent, Pump
+from backend.pipelines.events import record_event
+from backend.pipelines.models import Pipeline, Pump
 from backend.pipelines.selectors import pipeline_get, visible_pipelines
 
 # Each action: the states it is allowed from, and the state it sets.
@@ -67,7 +68,7 @@ def pump_request_action(
                 f"Cannot {action} pump '{pump}' while it is {row.state}",
                 details={"state": row.state},
             )
-        PipelineEvent.objects.create(
+        record_event(
             pipeline=pipeline,
             from_state=pipeline.state,
             to_state=pipeline.state,

@@ -23,7 +23,6 @@ from backend.pipelines.models import (
     InputChange,
     OnRunnerFailure,
     Pipeline,
-    PipelineEvent,
     PipelineMetric,
     PipelineStep,
     State,
@@ -134,18 +133,18 @@ def pipeline_set_state(
         if to_state == State.FAILED:
             pipeline.desired_state = DesiredState.STOPPED
         pipeline.save(update_fields=["state", "error", "desired_state", "updated_at"])
-        PipelineEvent.objects.create(
-            pipeline=pipeline,
-            from_state=from_state,
-            to_state=to_state,
-            actor=actor,
-            message=message or (error or ""),
-        )
         name = pipeline.name
         transaction.on_commit(
             lambda: events.publish(
                 name, {"type": "state", "state": to_state, "error": error or None}
             )
+        )
+        events.record_event(
+            pipeline=pipeline,
+            from_state=from_state,
+            to_state=to_state,
+            actor=actor,
+            message=message or (error or ""),
         )
     return True
 
@@ -249,7 +248,7 @@ def pipeline_configure(
             changed.append("on_runner_failure")
         pipeline.save(update_fields=["config", "on_runner_failure", "updated_at"])
         if changed:
-            PipelineEvent.objects.create(
+            events.record_event(
                 pipeline=pipeline,
                 from_state=pipeline.state,
                 to_state=pipeline.state,
@@ -333,7 +332,7 @@ def pipeline_deploy(
         pipeline.save(update_fields=["program_version", "backfill_views", "updated_at"])
         pumps_sync(pipeline=pipeline, reset=reset)
         if messages:
-            PipelineEvent.objects.create(
+            events.record_event(
                 pipeline=pipeline,
                 from_state=pipeline.state,
                 to_state=pipeline.state,
@@ -511,7 +510,7 @@ def pipeline_record_step(
             pipeline=pipeline,
             step=step,
             figures=figures,
-            late_rows=len(dropped or []),
+            dropped=dropped or [],
             deltas=deltas,
         )
         if backfilled:

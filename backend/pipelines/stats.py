@@ -1,4 +1,5 @@
-"""Reads of a pipeline's metrics: stats, the sample series, dashboard summaries, Prometheus.
+"""Reads of a pipeline's metrics: stats, the sample series, dashboard summaries (the
+Prometheus text: prometheus.py; each view's figures: view_stats.py).
 
 Rates come from the latest sample (over the time since the sample before it);
 when no step was recorded for `RATE_WINDOW_S`, nothing is flowing and they are 0.
@@ -14,23 +15,24 @@ from django.utils import timezone
 
 from backend.pipelines.metrics import lag_ms
 from backend.pipelines.models import Pipeline, PipelineEvent, PipelineMetric, State
+from backend.pipelines.view_stats import current_views
 
 RATE_WINDOW_S = 60
 DURATION_SAMPLES = 100  # the step durations p50 and p95 are taken over
 
 
-def _published_views(pipeline: Pipeline) -> list[str]:
-    plan = pipeline.program_version.plan or {}
-    return [v["name"] for v in plan.get("views", []) if not v.get("local")]
+def rates_fresh(sample: PipelineMetric | None, now: dt.datetime) -> bool:
+    """Was a step recorded lately (else nothing flows, and rates are 0)?"""
+    return sample is not None and (now - sample.time).total_seconds() <= RATE_WINDOW_S
 
 
 def _rates(sample: PipelineMetric | None, now: dt.datetime) -> tuple[float, float]:
-    if sample is None or (now - sample.time).total_seconds() > RATE_WINDOW_S:
+    if sample is None or not rates_fresh(sample, now):
         return 0.0, 0.0
     return sample.input_rows_per_second, sample.processed_rows_per_second
 
 
-def _errors(pipelines: Iterable[Pipeline]) -> dict[int, int]:
+def errors(pipelines: Iterable[Pipeline]) -> dict[int, int]:
     """How many times each pipeline failed."""
     failed = (
         PipelineEvent.objects.filter(pipeline__in=list(pipelines), to_state=State.FAILED)
@@ -54,7 +56,7 @@ def pipeline_summaries(pipelines: Iterable[Pipeline]) -> dict[int, dict[str, Any
     """The dashboard figures of each pipeline (`Pipeline.summary`)."""
     pipelines = list(pipelines)
     samples = latest_samples(pipelines)
-    errors = _errors(pipelines)
+    failures = errors(pipelines)
     now = timezone.now()
     summaries = {}
     for pipeline in pipelines:
@@ -65,7 +67,7 @@ def pipeline_summaries(pipelines: Iterable[Pipeline]) -> dict[int, dict[str, Any
             "processed_rows_per_second": processed,
             "lag_rows": pipeline.ingested_seq - pipeline.processed_seq,
             "late_rows": sum(pipeline.dropped_counts.values()),
-            "errors": errors.get(pipeline.pk, 0),
+            "errors": failures.get(pipeline.pk, 0),
             "last_step_duration_ms": sample.duration_ms if sample else None,
         }
     return summaries
@@ -90,7 +92,6 @@ def pipeline_stats(*, pipeline: Pipeline) -> dict[str, Any]:
     sample = recent[0] if recent else None
     durations = [s.duration_ms for s in recent]
     inputs, processed = _rates(sample, now)
-    views = sample.views if sample else {}
     return {
         "pipeline": pipeline.name,
         "state": pipeline.state,
@@ -111,16 +112,8 @@ def pipeline_stats(*, pipeline: Pipeline) -> dict[str, Any]:
         "late_rows": dict(pipeline.dropped_counts),
         "late_rows_total": sum(pipeline.dropped_counts.values()),
         "waterlines": sample.waterlines if sample else {},
-        "views": [
-            {
-                "name": name,
-                "rows": views.get(name, [0, 0, 0])[0],
-                "inserts_total": views.get(name, [0, 0, 0])[1],
-                "deletes_total": views.get(name, [0, 0, 0])[2],
-            }
-            for name in _published_views(pipeline)
-        ],
-        "errors": _errors([pipeline]).get(pipeline.pk, 0),
+        "views": current_views(pipeline, recent, fresh=rates_fresh(sample, now), now=now),
+        "errors": errors([pipeline]).get(pipeline.pk, 0),
     }
 
 
@@ -132,54 +125,3 @@ def pipeline_metric_series(
     if since is not None:
         samples = samples.filter(time__gt=since)
     return list(reversed(samples.order_by("-step")[:limit]))
-
-
-def _label(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-PROMETHEUS_METRICS = (
-    ("weir_pipeline_state", "gauge", "1 for the pipeline's current state"),
-    ("weir_pipeline_input_rows_total", "counter", "changes accepted by the ingress"),
-    ("weir_pipeline_processed_rows_per_second", "gauge", "input rows per second of the last step"),
-    ("weir_pipeline_step_duration_ms", "gauge", "duration of the last step"),
-    ("weir_pipeline_state_rows", "gauge", "rows kept by stateful operators"),
-    ("weir_pipeline_late_rows_total", "counter", "input rows refused as late or out of order"),
-    ("weir_pipeline_lag_rows", "gauge", "accepted changes not processed yet"),
-    ("weir_view_rows", "gauge", "rows in a view"),
-)
-
-
-def prometheus_text(pipelines: Iterable[Pipeline]) -> str:
-    """Every pipeline's figures in Prometheus' text exposition format (version 0.0.4)."""
-    pipelines = list(pipelines)
-    samples = latest_samples(pipelines)
-    summaries = pipeline_summaries(pipelines)
-    lines: dict[str, list[str]] = {name: [] for name, _, _ in PROMETHEUS_METRICS}
-    for pipeline in pipelines:
-        p = f'pipeline="{_label(pipeline.name)}"'
-        sample = samples.get(pipeline.pk)
-        summary = summaries[pipeline.pk]
-        lines["weir_pipeline_state"].append(f'{{{p},state="{pipeline.state}"}} 1')
-        lines["weir_pipeline_input_rows_total"].append(f"{{{p}}} {pipeline.ingested_seq}")
-        lines["weir_pipeline_processed_rows_per_second"].append(
-            f"{{{p}}} {summary['processed_rows_per_second']}"
-        )
-        if sample is not None:
-            lines["weir_pipeline_step_duration_ms"].append(f"{{{p}}} {sample.duration_ms}")
-            lines["weir_pipeline_state_rows"].append(f"{{{p}}} {sample.state_rows}")
-        for relation, count in sorted(pipeline.dropped_counts.items()):
-            lines["weir_pipeline_late_rows_total"].append(
-                f'{{{p},relation="{_label(relation)}"}} {count}'
-            )
-        lines["weir_pipeline_lag_rows"].append(f"{{{p}}} {summary['lag_rows']}")
-        views = sample.views if sample else {}
-        for view in _published_views(pipeline):
-            rows = views.get(view, [0])[0]
-            lines["weir_view_rows"].append(f'{{{p},view="{_label(view)}"}} {rows}')
-    text = []
-    for name, kind, help_ in PROMETHEUS_METRICS:
-        text.append(f"# HELP {name} {help_}")
-        text.append(f"# TYPE {name} {kind}")
-        text.extend(name + line for line in lines[name])
-    return "\n".join(text) + "\n"

@@ -109,6 +109,15 @@ class ProgramVersionSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class ProgramVersionDetailSerializer(ProgramVersionSerializer):
+    catalog = CatalogSerializer()
+    plan = serializers.JSONField(
+        allow_null=True,
+        help_text="the plan a pipeline on this version runs (docs/contracts.md); null when "
+        "the version has errors",
+    )
+
+
 class ValidateApi(APIView):
     @extend_schema(
         request=SqlInputSerializer,
@@ -131,8 +140,15 @@ class ProgramListApi(APIView):
 
     @extend_schema(
         request=ProgramCreateSerializer,
-        responses={201: ProgramSerializer},
+        responses={
+            201: ProgramSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+        },
         operation_id="programs_create",
+        description="400 team_required when you are in several teams and name none; 404 "
+        "when you are not in the team named; 409 when the name is taken.",
     )
     def post(self, request: Request) -> Response:
         data = ProgramCreateSerializer(data=request.data)
@@ -150,7 +166,9 @@ class ProgramDetailApi(APIView):
         return Response(ProgramSerializer(version).data)
 
     @extend_schema(
-        request=SqlInputSerializer, responses=ProgramSerializer, operation_id="programs_update"
+        request=SqlInputSerializer,
+        responses={200: ProgramSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+        operation_id="programs_update",
     )
     def put(self, request: Request, name: str) -> Response:
         data = SqlInputSerializer(data=request.data)
@@ -166,3 +184,14 @@ class ProgramVersionListApi(APIView):
     def get(self, request: Request, name: str) -> Response:
         versions = selectors.program_versions(user=request.user, name=name)
         return Response(ProgramVersionSerializer(versions, many=True).data)
+
+
+class ProgramVersionDetailApi(APIView):
+    @extend_schema(
+        responses={200: ProgramVersionDetailSerializer, 404: ErrorSerializer},
+        operation_id="programs_version",
+        description="One saved version with its compile result: diagnostics, catalog and plan.",
+    )
+    def get(self, request: Request, name: str, version: int) -> Response:
+        found = selectors.program_version(user=request.user, name=name, version=version)
+        return Response(ProgramVersionDetailSerializer(found).data)

@@ -32,3 +32,17 @@ def program_versions(*, user: AbstractBaseUser, name: str) -> QuerySet[ProgramVe
     if not visible_programs(user=user).filter(name=name).exists():
         raise NotFound(f"No program named '{name}'")
     return ProgramVersion.objects.filter(program__name=name).order_by("version")
+
+
+def program_version(*, user: AbstractBaseUser, name: str, version: int) -> ProgramVersion:
+    """One saved version of a visible program, with its compile result."""
+    found = (
+        ProgramVersion.objects.select_related("program")
+        .filter(program__in=visible_programs(user=user), program__name=name, version=version)
+        .first()
+    )
+    if found is None:
+        if not visible_programs(user=user).filter(name=name).exists():
+            raise NotFound(f"No program named '{name}'")
+        raise NotFound(f"Program '{name}' has no version {version}")
+    return found

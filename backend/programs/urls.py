@@ -11,4 +11,9 @@ urlpatterns = [
         apis.ProgramVersionListApi.as_view(),
         name="program-versions",
     ),
+    path(
+        "programs/<slug:name>/versions/<int:version>",
+        apis.ProgramVersionDetailApi.as_view(),
+        name="program-version",
+    ),
 ]

@@ -6,14 +6,17 @@ import re
 import urllib.error
 import urllib.request
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from django.urls import URLPattern, URLResolver, get_resolver
 from websockets.exceptions import InvalidStatus
 
 from tests.live import PASSWORD, USER, LiveStack, next_message
 
+REPO = Path(__file__).resolve().parents[2]
 OPEN_ROUTES = {"api/v1/health", "api/v1/auth/session", "api/v1/auth/login"}
 PROGRAM = "CREATE TABLE t (x INT);\nCREATE VIEW v AS SELECT x FROM t;\n"
 SAMPLE_ARGUMENTS = {
@@ -23,6 +26,7 @@ SAMPLE_ARGUMENTS = {
     "prefix": "abc",
     "pump": "p",
     "view": "v",
+    "version": "1",
 }
 
 
@@ -204,3 +208,48 @@ def test_api_keys_are_shown_once_and_can_be_revoked(stack: LiveStack) -> None:
     assert stack.api("GET", "programs", key=created["key"])[0] == 200
     assert stack.api("DELETE", f"api_keys/{created['prefix']}")[0] == 200
     assert stack.api("GET", "programs", key=created["key"])[0] == 401
+
+
+def test_the_schema_and_its_browsable_docs_are_served_to_signed_in_users(
+    stack: LiveStack,
+) -> None:
+    committed = json.loads((REPO / "frontend" / "openapi.json").read_text())
+
+    def get(path: str, headers: dict[str, str]) -> tuple[int, str, bytes]:
+        request = urllib.request.Request(stack.url + path, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, response.headers["Content-Type"], response.read()
+        except urllib.error.HTTPError as err:
+            return err.code, err.headers["Content-Type"], err.read()
+
+    key = {"Authorization": f"Bearer {stack.api_key}"}
+    status, kind, body = get(
+        "/api/v1/schema", {**key, "Accept": "application/vnd.oai.openapi+json"}
+    )
+    assert (status, kind.split(";")[0]) == (200, "application/vnd.oai.openapi+json")
+    assert json.loads(body) == committed, "the served schema is the one the front end is typed from"
+    status, kind, body = get("/api/v1/schema", key)  # YAML unless JSON is asked for
+    assert status == 200 and yaml.safe_load(body)["paths"] == committed["paths"]
+
+    status, kind, page = get("/api/v1/docs", key)
+    assert (status, kind.split(";")[0]) == (200, "text/html")
+    html = page.decode()
+    assert "/api/v1/schema" in html and "swagger-ui" in html
+    assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
+    assert assets, "the page loads its Swagger UI from this server (no CDN)"
+    for asset in assets:
+        assert get(asset, {})[0] == 200, asset
+
+    # A browser signed in with a session reads both as well; nobody else does.
+    browser = Browser(stack.url)
+    browser.call("GET", "/api/v1/auth/session")
+    assert (
+        browser.call("POST", "/api/v1/auth/login", {"username": USER, "password": PASSWORD})[0]
+        == 200
+    )
+    for path in ("/api/v1/schema", "/api/v1/docs"):
+        with browser.opener.open(stack.url + path, timeout=60) as response:
+            assert response.status == 200, path
+        status, kind, body = get(path, {})
+        assert (status, json.loads(body)["code"]) == (401, "not_authenticated"), path

@@ -1,6 +1,7 @@
 """A program deployed from the command line exactly as a CI job does it."""
 
 import json
+import os
 import subprocess
 import sys
 import uuid
@@ -14,12 +15,24 @@ CREATE VIEW hot AS SELECT sensor, celsius FROM readings WHERE celsius > 30;
 """
 
 
-def weir(stack: LiveStack, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**stack.env, "WEIR_URL": stack.url, "WEIR_API_KEY": stack.api_key}
+# The script `pip install` puts beside the interpreter, as a CI job runs it.
+WEIR = Path(sys.executable).parent / "weir"
+
+
+def weir(stack: LiveStack, *args: str, key: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed `weir` as a CI job does: in a directory of its own, with only
+    PATH, HOME and the two variables of the job's secrets (none of the server's settings)."""
+    home = Path(stack.env["WEIR_STATE_DIR"]) / "ci-job"
+    home.mkdir(exist_ok=True)
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "WEIR_URL": stack.url,
+        "WEIR_API_KEY": stack.api_key if key is None else key,
+    }
     return subprocess.run(
-        [sys.executable, "-m", "backend.cli", *args],
-        env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        [str(WEIR), *args], env=env, cwd=home, capture_output=True, text=True, timeout=600
+    )
 
 
 def test_deploy_push_status_and_tail_from_the_command_line(
@@ -58,9 +71,13 @@ def test_deploy_push_status_and_tail_from_the_command_line(
     ]
     done = weir(stack, "stats", name)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["views"] == [
-        {"name": "hot", "rows": 1, "inserts_total": 1, "deletes_total": 0}
-    ]
+    [hot] = json.loads(done.stdout)["views"]
+    assert (hot["name"], hot["rows"], hot["inserts_total"], hot["inputs"]) == (
+        "hot",
+        1,
+        1,
+        ["readings"],
+    )
     done = weir(stack, "push", "--bound", "2026-01-01 11:00:00", "--pipeline", name,
                 "--table", "readings")  # fmt: skip
     assert done.returncode == 1 and "no column a rowtime bound moves" in done.stderr
@@ -75,7 +92,9 @@ def test_deploy_push_status_and_tail_from_the_command_line(
     assert (pipeline["state"], pipeline["program_version"]) == ("running", 1), "as it was"
     done = weir(stack, "deploy", str(program), "--pipeline", name, "--start", "--reset-state")
     assert done.returncode == 0, done.stderr
-    assert f"pipeline {name}: program version 3" in done.stdout  # 2 was refused
+    # Version 2 was saved, then refused for the pipeline; the same text saves no other.
+    assert f"program {name}: unchanged, version 2" in done.stdout
+    assert f"pipeline {name}: program version 2" in done.stdout
     done = weir(stack, "status", name)
     assert done.returncode == 0 and f"{name}" in done.stdout and "running" in done.stdout
     ndjson = tmp_path / "more.ndjson"
@@ -91,8 +110,50 @@ def test_deploy_push_status_and_tail_from_the_command_line(
 def test_remote_commands_report_refusals(stack: LiveStack) -> None:
     done = weir(stack, "status", "no-such-pipeline")
     assert done.returncode == 1 and "404" in done.stderr
-    env_key = {**stack.env, "WEIR_URL": stack.url, "WEIR_API_KEY": ""}
-    done = subprocess.run(
-        [sys.executable, "-m", "backend.cli", "status"], env=env_key, capture_output=True, text=True
-    )
+    done = weir(stack, "status", key="")
     assert done.returncode == 2 and "no API key" in done.stderr
+
+
+def test_deploying_the_same_program_again_saves_nothing_and_restarts_nothing(
+    stack: LiveStack, tmp_path: Path
+) -> None:
+    """CI deploys on every push: most pushes do not change a given program."""
+    name = f"cli-{uuid.uuid4().hex[:6]}"
+    program = tmp_path / "program.sql"
+    program.write_text(PROGRAM)
+    done = weir(stack, "deploy", str(program), "--pipeline", name, "--start")
+    assert done.returncode == 0, done.stderr
+    running = stack.api("GET", f"pipelines/{name}")[1]
+    events = stack.api("GET", f"pipelines/{name}/events")[1]
+
+    for args in (["--start"], []):
+        done = weir(stack, "deploy", str(program), "--pipeline", name, *args)
+        assert done.returncode == 0, (args, done.stderr)
+        assert f"program {name}: unchanged, version 1" in done.stdout
+        assert "nothing to deploy" in done.stdout and f"pipeline {name}: running" in done.stdout
+    assert [v["version"] for v in stack.api("GET", f"programs/{name}/versions")[1]] == [1]
+    assert stack.api("GET", f"pipelines/{name}/events")[1] == events, "no stop, no start"
+    assert stack.api("GET", f"pipelines/{name}")[1]["runner_pid"] == running["runner_pid"]
+
+    # A stopped pipeline on the same program is started by --start (and only started).
+    stack.api("POST", f"pipelines/{name}/stop")
+    stack.wait_for_state(name, "stopped")
+    done = weir(stack, "deploy", str(program), "--pipeline", name, "--start")
+    assert done.returncode == 0, done.stderr
+    assert "nothing to deploy" in done.stdout and f"pipeline {name}: running" in done.stdout
+    assert [v["version"] for v in stack.api("GET", f"programs/{name}/versions")[1]] == [1]
+
+    # A changed program is a new version, and a running pipeline needs --start to move.
+    program.write_text(
+        PROGRAM + "CREATE VIEW cold AS SELECT sensor FROM readings WHERE celsius < 0;\n"
+    )
+    for _ in range(2):  # the second time the text is saved already: still refused
+        done = weir(stack, "deploy", str(program), "--pipeline", name)
+        assert done.returncode == 1 and "pass --start" in done.stderr
+    assert [v["version"] for v in stack.api("GET", f"programs/{name}/versions")[1]] == [1, 2]
+    done = weir(stack, "deploy", str(program), "--pipeline", name, "--start")
+    assert done.returncode == 0, done.stderr
+    assert f"pipeline {name}: program version 2" in done.stdout
+    assert f"pipeline {name}: running" in done.stdout
+    stack.api("POST", f"pipelines/{name}/stop")
+    stack.wait_for_state(name, "stopped")

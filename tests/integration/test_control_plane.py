@@ -173,9 +173,13 @@ def test_stats_metrics_summary_and_prometheus_follow_the_steps(stack: LiveStack)
     assert status == 200
     assert (body["last_step"], body["lag_rows"], body["state_rows"]) == (0, 0, 0)
     assert body["step_duration_ms"] == {"last": None, "p50": None, "p95": None}
-    assert body["views"] == [
+    assert [totals(v) for v in body["views"]] == [
         {"name": "per_hour", "rows": 0, "inserts_total": 0, "deletes_total": 0},
         {"name": "slow", "rows": 0, "inserts_total": 0, "deletes_total": 0},
+    ]
+    assert [(v["inputs"], v["state_rows"], v["lag_rows"]) for v in body["views"]] == [
+        (["clicks"], 0, 0),
+        (["clicks"], 0, 0),
     ]
     start(stack, pipeline)
     push_step(stack, pipeline, "clicks", [{"page": "/a", "ms": 500}, {"page": "/b", "ms": 5}])
@@ -187,8 +191,17 @@ def test_stats_metrics_summary_and_prometheus_follow_the_steps(stack: LiveStack)
     assert (stats["ingested_seq"], stats["processed_seq"], stats["lag_rows"]) == (4, 4, 0)
     assert (stats["input_rows_total"], stats["lag_ms"]) == (4, 0.0)
     assert stats["late_rows"] == {"visits": 1} and stats["late_rows_total"] == 1
-    assert stats["views"][1] == {"name": "slow", "rows": 1, "inserts_total": 1, "deletes_total": 0}
+    per_hour, slow = stats["views"]
+    assert totals(slow) == {"name": "slow", "rows": 1, "inserts_total": 1, "deletes_total": 0}
     assert stats["state_rows"] >= 2, "the per_hour aggregate keeps its input"
+    # Per view, from what the runner recorded: the state its own operators keep, its
+    # inputs' late rows and lag, the step that last brought them changes, waterlines.
+    assert per_hour["state_rows"] >= 2 and slow["state_rows"] == 0, "a filter keeps nothing"
+    assert per_hour["state_rows"] <= stats["state_rows"]
+    assert (per_hour["late_rows"], per_hour["lag_rows"], per_hour["lag_ms"]) == (0, 0, 0.0)
+    assert "clicks.rowtime" in slow["waterlines"] and "visits.at" not in slow["waterlines"]
+    assert "per_hour.hour" in per_hour["waterlines"], "an emit_final view's own waterline"
+    assert per_hour["waterlines"]["per_hour.hour"] == stats["waterlines"]["per_hour.hour"]
     durations = stats["step_duration_ms"]
     assert durations["last"] > 0 and durations["p50"] <= durations["p95"]
     assert stats["processed_rows_per_second"] > 0 and stats["errors"] == 0
@@ -200,6 +213,11 @@ def test_stats_metrics_summary_and_prometheus_follow_the_steps(stack: LiveStack)
         (2, 1, 0),
         (3, 1, 1),
     ]
+    slow_by_step = [{v["name"]: v for v in s["views"]}["slow"] for s in series]
+    assert [v["rows"] for v in slow_by_step] == [1, 1, 1]
+    assert slow_by_step[0]["processed_rows_per_second"] > 0, "step 1 brought clicks rows"
+    assert [v["step_duration_ms"] for v in slow_by_step[1:]] == [None, None], "only visits"
+    assert per_hour["step_duration_ms"] == series[0]["step_duration_ms"], "the last with clicks"
     assert series[0]["lag_rows"] == 0 and series[0]["step_duration_ms"] > 0
     assert stack.api("GET", f"pipelines/{pipeline}/metrics?limit=1")[1][0]["step"] == 3
     since = series[0]["time"].replace("+00:00", "Z")
@@ -232,9 +250,20 @@ def test_stats_metrics_summary_and_prometheus_follow_the_steps(stack: LiveStack)
     assert f'weir_pipeline_late_rows_total{{pipeline="{pipeline}",relation="visits"}} 1' in text
     assert f'weir_view_rows{{pipeline="{pipeline}",view="slow"}} 1' in text
     assert f'weir_pipeline_lag_rows{{pipeline="{pipeline}"}} 0' in text
+    assert f'weir_view_lag_rows{{pipeline="{pipeline}",view="per_hour"}} 0' in text
+    assert f'weir_pipeline_errors_total{{pipeline="{pipeline}"}} 0' in text
+    per_hour_state = rf'^weir_view_state_rows{{pipeline="{pipeline}",view="per_hour"}} [1-9]'
+    assert re.search(per_hour_state, text, re.M)
+    # visits.at: 12:00 seen, LATENESS 1 hour: 2026-01-01 11:00:00 UTC in Unix seconds.
+    waterline = f'weir_pipeline_waterline{{pipeline="{pipeline}",relation="visits",column="at"}}'
+    assert f"{waterline} 1767265200.0" in text.splitlines()
     for line in text.splitlines():
         assert line.startswith("#") or re.fullmatch(r"[a-z_]+\{[^}]*\} \S+", line), line
     stop(stack, pipeline)
+
+
+def totals(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: view[k] for k in ("name", "rows", "inserts_total", "deletes_total")}
 
 
 def prometheus(stack: LiveStack) -> str:

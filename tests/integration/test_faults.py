@@ -247,6 +247,36 @@ def test_kill_9_of_the_celery_worker(stack: LiveStack) -> None:
     finish(run)
 
 
+def test_a_start_whose_worker_dies_mid_task_completes_after_a_new_worker_starts(
+    stack: LiveStack,
+) -> None:
+    """The worker dies (kill -9, with the runner it was starting, as when its container
+    goes) while its start task waits for the runner. The broker would deliver that task
+    again only after its visibility timeout; the monitor of the next worker notices that
+    no task sees the start through and queues it again."""
+    name = "fault-worker-mid-start"
+    stack.api("POST", "programs", {"name": name, "sql": PROGRAM})
+    assert stack.api("POST", "pipelines", {"name": name, "program": name})[0] == 201
+    # Not a warm spare's session: a cold runner takes seconds to acknowledge the start,
+    # the time in which the task is killed.
+    assert stack.api("PATCH", f"pipelines/{name}", {"config": {"cores": 1}})[0] == 200
+    assert stack.api("POST", f"pipelines/{name}/start")[0] == 202
+    run = Run(stack, name)
+    wait_for(lambda: bool(run.state()["runner_pid"]), 120, run.state)
+    pid = run.state()["runner_pid"]
+    stack.kill(stack.worker)
+    os.killpg(pid, signal.SIGKILL)
+    assert run.state()["state"] == "starting", "killed before the runner acknowledged"
+    stack.start_worker()
+    event = stack.wait_for_event(name, actor="monitor", to_state="starting", timeout=120)
+    assert "queued it again" in event["message"]
+    stack.wait_for_state(name, "running")
+    assert run.state()["runner_pid"] != pid
+    run.feed()
+    run.wait_until_views_are_right()
+    assert_running_and_stoppable(run)
+
+
 def test_kill_9_of_the_spark_driver(stack: LiveStack) -> None:
     run = started(stack, "fault-driver")
     os.killpg(run.state()["runner_pid"], signal.SIGKILL)

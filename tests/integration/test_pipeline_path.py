@@ -2,9 +2,11 @@
 
 import os
 import signal
+import time
 import uuid
+from pathlib import Path
 
-from tests.live import MAX_CHANGES, MAX_REQUEST_BYTES, LiveStack, next_message
+from tests.live import MAX_CHANGES, MAX_REQUEST_BYTES, USER, LiveStack, next_message
 
 PROGRAM = """\
 CREATE TABLE orders (
@@ -24,6 +26,12 @@ def unique(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
+def key_actor(stack: LiveStack) -> str:
+    """How events name the test user acting with the stack's API key."""
+    prefix = stack.api_key.split("_")[1]
+    return f"{USER} (key {prefix})"
+
+
 def test_program_is_compiled_when_saved_and_versions_are_kept(stack: LiveStack) -> None:
     name = unique("prog")
     status, created = stack.api("POST", "programs", {"name": name, "sql": PROGRAM})
@@ -36,6 +44,21 @@ def test_program_is_compiled_when_saved_and_versions_are_kept(stack: LiveStack) 
     assert (status, updated["version"]) == (200, 2)
     status, versions = stack.api("GET", f"programs/{name}/versions")
     assert [v["version"] for v in versions] == [1, 2]
+    assert "plan" not in versions[0], "the list stays small"
+
+    status, first = stack.api("GET", f"programs/{name}/versions/1")
+    assert (status, first["version"], first["sql"]) == (200, 1, PROGRAM)
+    assert first["catalog"] == created["catalog"]
+    [view] = first["plan"]["views"]
+    assert view["name"] == "large_orders"
+    condition = view["query"]["input"]["condition"]
+    assert condition["args"][1]["value"] == 100, "version 1's plan, not version 2's"
+    status, second = stack.api("GET", f"programs/{name}/versions/2")
+    assert status == 200 and second["plan"] != first["plan"]
+    for missing, message in [(f"{name}/versions/3", "no version 3"),
+                             ("no-such-program/versions/1", "No program named")]:  # fmt: skip
+        status, body = stack.api("GET", f"programs/{missing}")
+        assert (status, body["code"]) == (404, "not_found") and message in body["message"]
 
 
 def test_validate_reports_errors_with_exact_spans(stack: LiveStack) -> None:
@@ -64,6 +87,11 @@ def test_bad_requests_get_the_error_envelope(stack: LiveStack) -> None:
     assert (status, body["code"]) == (404, "not_found")
     status, body = stack.api("POST", "validate", raw=b"{not json")
     assert status == 400 and body["code"] == "parse_error"
+    for method, path in [("GET", "nope"), ("POST", "pipelines/does-not-exist/restart")]:
+        for key in (stack.api_key, None):  # an unknown URL is unknown to everyone
+            status, body = stack.api(method, path, key=key)
+            assert (status, body["code"]) == (404, "not_found"), (method, path, body)
+            assert set(body) == {"message", "code", "details"}
 
 
 def test_pipeline_runs_on_spark_and_pause_resume_stop_lose_no_row(stack: LiveStack) -> None:
@@ -76,6 +104,14 @@ def test_pipeline_runs_on_spark_and_pause_resume_stop_lose_no_row(stack: LiveSta
         assert next_message(ws, "state")["state"] == "stopped"
         status, body = stack.api("POST", f"pipelines/{pipeline}/start")
         assert (status, body["state"]) == (202, "starting")
+        # Every recorded event is pushed too: who moved the pipeline where, and when.
+        event = next_message(ws, "event")
+        assert event["actor"] == key_actor(stack), "the user and the key they acted with"
+        assert (event["from_state"], event["to_state"]) == ("stopped", "starting")
+        listed = {e["id"]: e for e in stack.api("GET", f"pipelines/{pipeline}/events")[1]}
+        assert listed[event["id"]] == {k: v for k, v in event.items() if k != "type"}
+        event = next_message(ws, "event")
+        assert (event["actor"], event["to_state"]) == ("runner", "running")
         stack.wait_for_state(pipeline, "running")
 
         rows = [
@@ -205,3 +241,52 @@ def test_a_killed_spark_runner_is_noticed_and_restarted_from_its_checkpoint(
     assert (delta["step"], delta["changes"]) == (2, [{"insert": {"id": 2, "who": "bob"}}])
     stack.api("POST", f"pipelines/{pipeline}/stop")
     stack.wait_for_state(pipeline, "stopped")
+
+
+def test_a_dead_driver_fails_the_pipeline_within_seconds_with_its_error(
+    stack: LiveStack,
+) -> None:
+    """The monitor's default mode (`fail`): the pipeline turns failed, carries the
+    runner's last log lines, and waits for an operator; who did what is recorded."""
+    program, pipeline = unique("prog"), unique("pipe")
+    stack.api("POST", "programs", {"name": program, "sql": PROGRAM})
+    status, created = stack.api("POST", "pipelines", {"name": pipeline, "program": program})
+    assert (status, created["on_runner_failure"]) == (201, "fail"), "the default"
+    assert stack.api("POST", f"pipelines/{pipeline}/start")[0] == 202
+    running = stack.wait_for_state(pipeline, "running")
+
+    status, body = stack.api("POST", f"pipelines/{pipeline}/deploy", {})
+    assert (status, body["code"], body["details"]) == (409, "conflict", {"state": "running"})
+
+    killed_at = time.monotonic()
+    os.killpg(running["runner_pid"], signal.SIGKILL)
+    while (state := stack.api("GET", f"pipelines/{pipeline}")[1])["state"] != "failed":
+        assert time.monotonic() - killed_at < 120, state
+        time.sleep(0.2)
+    noticed_s = time.monotonic() - killed_at
+    assert noticed_s < 15, f"noticed {noticed_s:.1f} s after the kill"
+    assert state["desired_state"] == "stopped"
+    first, *tail = state["error"].splitlines()
+    assert first == "Spark runner died" and tail, "with the runner's last log lines"
+    logs = (Path(stack.env["WEIR_STATE_DIR"]) / "pipelines").glob("*/runner.log")
+    assert any(p.read_text().rstrip().endswith(tail[-1]) for p in logs), tail[-1]
+    events = stack.api("GET", f"pipelines/{pipeline}/events")[1]
+    assert [(e["actor"], e["to_state"]) for e in events] == [
+        (key_actor(stack), "starting"),
+        ("runner", "running"),
+        ("monitor", "failed"),
+    ]
+    assert events[-1]["message"] == state["error"]
+
+    # `fail` means an operator starts it again, not the monitor.
+    deadline = time.monotonic() + 3 * 2  # three monitor rounds (WEIR_MONITOR_INTERVAL 2 s)
+    while time.monotonic() < deadline:
+        assert stack.api("GET", f"pipelines/{pipeline}")[1]["state"] == "failed"
+        time.sleep(0.5)
+    assert stack.api("POST", f"pipelines/{pipeline}/start")[0] == 202
+    stack.wait_for_state(pipeline, "running")
+    assert stack.api("POST", f"pipelines/{pipeline}/stop")[0] == 202
+    stack.wait_for_state(pipeline, "stopped")
+    events = stack.api("GET", f"pipelines/{pipeline}/events")[1]
+    mine = [e["to_state"] for e in events if e["actor"] == key_actor(stack)]
+    assert mine == ["starting", "starting", "stopping"], "each action names who asked"

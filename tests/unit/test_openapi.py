@@ -2,6 +2,7 @@
 
 import json
 from pathlib import Path
+from typing import Any
 
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
@@ -43,4 +44,57 @@ def test_every_api_path_of_the_contract_is_in_the_schema() -> None:
         "/api/v1/pipelines/{name}/metrics",
         "/api/v1/metrics",
         "/api/v1/health",
+        "/api/v1/programs/{name}/versions/{version}",
+        "/api/v1/pipelines/{name}/deploy",
+        "/api/v1/pipelines/{name}/events",
+        "/api/v1/pipelines/{name}/late_rows",
+        "/api/v1/pipelines/{name}/pumps",
+        "/api/v1/pipelines/{name}/pumps/{pump}/{action}",
+        "/api/v1/api_keys",
+        "/api/v1/api_keys/{prefix}",
+        "/api/v1/teams",
     } <= paths
+
+
+def operations() -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (method, path, operation)
+        for path, methods in current_schema()["paths"].items()
+        for method, operation in methods.items()
+    ]
+
+
+def test_lifecycle_and_pump_actions_are_enums_of_the_path() -> None:
+    paths = current_schema()["paths"]
+    for path in (
+        "/api/v1/pipelines/{name}/{action}",
+        "/api/v1/pipelines/{name}/pumps/{pump}/{action}",
+    ):
+        [action] = [p for p in paths[path]["post"]["parameters"] if p["name"] == "action"]
+        assert action["in"] == "path" and action["required"]
+        assert sorted(action["schema"]["enum"]) == ["pause", "resume", "start", "stop"]
+
+
+def test_every_operation_declares_the_errors_it_can_answer_in_the_envelope() -> None:
+    """What authentication, CSRF, bodies, names and the database refuse, everywhere."""
+    open_operations = {"auth_session", "auth_login", "health"}
+    for method, path, operation in operations():
+        responses = operation["responses"]
+        where = f"{method.upper()} {path}"
+        expected = {"503"}
+        if operation["operationId"] not in open_operations:
+            expected.add("401")
+        if method in ("post", "put", "patch", "delete"):
+            expected.add("403")
+        if "{" in path:
+            expected.add("404")
+        if "requestBody" in operation:
+            expected |= {"400", "413"}
+        assert expected <= set(responses), (where, expected - set(responses))
+        for code, response in responses.items():
+            if int(code) >= 400:
+                content = response["content"]["application/json"]["schema"]
+                assert content == {"$ref": "#/components/schemas/Error"}, (where, code)
+                assert response["description"], (where, code)
+    lifecycle = current_schema()["paths"]["/api/v1/pipelines/{name}/{action}"]["post"]
+    assert {"400", "409"} <= set(lifecycle["responses"]), "program errors, wrong state"

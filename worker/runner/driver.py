@@ -117,6 +117,7 @@ class StepSink:
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
             processed_seq=last_seq,
             state_rows=result.state_rows,
+            state_rows_by_key=result.state_rows_by_key,
             waterlines=result.waterlines,
         )
         step = pipeline_record_step(

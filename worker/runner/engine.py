@@ -83,7 +83,9 @@ class StepResult:
     pumped: dict[str, int] = field(default_factory=dict)  # rows each running pump inserted
     dropped_seqs: list[int] = field(default_factory=list)  # input-log seqs of `dropped`
     state_rows: int = 0  # distinct rows the stateful operators keep after the step
-    waterlines: dict[str, str] = field(default_factory=dict)  # "relation.column" -> value
+    state_rows_by_key: dict[str, int] = field(default_factory=dict)  # the same, per state key
+    # "relation.column" -> value: inputs' waterlines, and emit_final views' (their column)
+    waterlines: dict[str, str] = field(default_factory=dict)
     extra: dict[str, list[Change]] = field(default_factory=dict)  # extra views' changes
 
 
@@ -309,8 +311,9 @@ class StepEngine:
             held=sorted(held),
             dropped_counts=counts,
         )
+        view_lines: dict[str, str] = {}  # the emit_final views' waterlines, when the step ran one
         if not touched.isdisjoint(self.emit_final):
-            self._emit_final(outputs, multisets, maxima, touched)
+            view_lines = self._emit_final(outputs, multisets, maxima, touched)
         self.state.commit(step_no, Snapshot(multisets, values, step_no))
         deltas: dict[str, list[Change]] = {}
         for view in self.plan["views"]:
@@ -324,7 +327,8 @@ class StepEngine:
             pumped=pumped_counts,
             dropped_seqs=[seq for seq, _ in dropped],
             state_rows=sum(table.num_rows for table in multisets.values()),
-            waterlines=waterlines(self.plan["inputs"], maxima),
+            state_rows_by_key={key: table.num_rows for key, table in multisets.items()},
+            waterlines={**waterlines(self.plan["inputs"], maxima), **view_lines},
             extra={v["name"]: _changes(v, extra.get(v["name"], {})) for v in extra_views},
         )
 
@@ -334,10 +338,12 @@ class StepEngine:
         multisets: dict[str, pa.Table],
         maxima: dict[str, str],
         touched: set[str],
-    ) -> None:
+    ) -> dict[str, str]:
         """Move each emit_final view's changes into its pending rows; emit those now final.
-        (An untouched view's pending rows and waterline are as the last step left them.)"""
+        The touched views' waterlines, by "view.column" (the emit_final column); an
+        untouched view's pending rows and waterline are as the last step left them."""
         waterlines = self._view_waterlines(maxima)
+        lines = {}
         for view in self.plan["views"]:
             name = view["name"]
             if name not in self.emit_final or name not in touched:
@@ -352,6 +358,7 @@ class StepEngine:
             if line is None:
                 multisets[key] = rows_table(pending)
                 continue
+            lines[f"{name}.{column['name']}"] = str(line)
             limit = _comparable(column["type"], line)
             emitted: Multiset = {}
             for row in list(pending):
@@ -363,6 +370,7 @@ class StepEngine:
             multisets[key] = rows_table(pending)
             if emitted:
                 outputs[name] = emitted
+        return lines
 
     def _view_waterlines(self, maxima: Mapping[str, str]) -> dict[str, Any]:
         relations = {r["name"]: input_waterline(self.spark, r, maxima) for r in self.plan["inputs"]}

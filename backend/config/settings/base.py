@@ -82,7 +82,21 @@ CHANNEL_LAYERS = {
     }
 }
 
+# How long a lifecycle task waits for the Spark runner to acknowledge a transition.
+PIPELINE_TRANSITION_TIMEOUT_S = float(os.environ.get("WEIR_TRANSITION_TIMEOUT", "180"))
+# What a start task spends besides waiting for the runner: handing the pipeline to warm
+# spares (10 s each at most), spawning a runner, starting the next spare.
+LIFECYCLE_TASK_SETUP_S = 60
+
 CELERY_BROKER_URL = REDIS_URL
+# A task that is not acknowledged this long after delivery is delivered again (Redis's
+# default is an hour). Tasks are acknowledged when done (acks_late), so it must be longer
+# than a lifecycle task runs, or a running task would be delivered a second time: the
+# transition timeout plus setup, with room to spare. The monitor queues again a
+# transition whose task died long before this (worker/inflight.py).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(PIPELINE_TRANSITION_TIMEOUT_S + 2 * LIFECYCLE_TASK_SETUP_S)
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -104,7 +118,7 @@ FRONTEND_DIST = REPO_DIR / "frontend" / "dist"
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "backend.core.schema.ApiAutoSchema",
     "EXCEPTION_HANDLER": "backend.core.errors.api_exception_handler",
     # API keys first: an unauthenticated request then gets 401 with a Bearer challenge.
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -149,8 +163,6 @@ SPECTACULAR_SETTINGS = {
 
 # Pipelines: where each pipeline keeps its Spark checkpoints and runner log.
 PIPELINE_STORAGE_DIR = Path(os.environ.get("WEIR_PIPELINE_STORAGE", STATE_DIR / "pipelines"))
-# How long a lifecycle task waits for the Spark runner to acknowledge a transition.
-PIPELINE_TRANSITION_TIMEOUT_S = float(os.environ.get("WEIR_TRANSITION_TIMEOUT", "180"))
 SPARK_MASTER = os.environ.get("WEIR_SPARK_MASTER", "local[2]")
 # Ad-hoc queries: how long a plain SELECT waits for the runner, and the most rows it answers.
 QUERY_TIMEOUT_S = float(os.environ.get("WEIR_QUERY_TIMEOUT", "60"))

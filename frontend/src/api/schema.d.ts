@@ -127,6 +127,7 @@ export interface paths {
         };
         get: operations["pipelines_list"];
         put?: never;
+        /** @description 404 when there is no such program; 409 when the name is taken. */
         post: operations["pipelines_create"];
         delete?: never;
         options?: never;
@@ -159,6 +160,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description 409 when the pipeline's state does not allow the action (details.state); start also 400 program_has_errors or program_not_runnable. */
         post: operations["pipelines_action"];
         delete?: never;
         options?: never;
@@ -370,6 +372,7 @@ export interface paths {
         };
         get: operations["programs_list"];
         put?: never;
+        /** @description 400 team_required when you are in several teams and name none; 404 when you are not in the team named; 409 when the name is taken. */
         post: operations["programs_create"];
         delete?: never;
         options?: never;
@@ -401,6 +404,23 @@ export interface paths {
             cookie?: never;
         };
         get: operations["programs_versions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programs/{name}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One saved version with its compile result: diagnostics, catalog and plan. */
+        get: operations["programs_version"];
         put?: never;
         post?: never;
         delete?: never;
@@ -629,6 +649,8 @@ export interface components {
             waterlines: {
                 [key: string]: string;
             };
+            /** @description each published view's figures after this step (late_rows: refused in it) */
+            readonly views: components["schemas"]["ViewStats"][];
         };
         /**
          * @description * `content` - content
@@ -705,6 +727,8 @@ export interface components {
             on_runner_failure: components["schemas"]["OnRunnerFailureEnum"];
         };
         PipelineEvent: {
+            /** @description increases with time; websocket events carry it too */
+            id: number;
             from_state: string;
             to_state: string;
             actor: string;
@@ -800,6 +824,19 @@ export interface components {
             compile_ms: number;
             /** Format: date-time */
             created_at: string;
+        };
+        ProgramVersionDetail: {
+            version: number;
+            sql: string;
+            status: components["schemas"]["StatusEnum"];
+            diagnostics: components["schemas"]["Diagnostic"][];
+            /** Format: double */
+            compile_ms: number;
+            /** Format: date-time */
+            created_at: string;
+            catalog: components["schemas"]["Catalog"];
+            /** @description the plan a pipeline on this version runs (docs/contracts.md); null when the version has errors */
+            plan: unknown;
         };
         Pump: {
             name: string;
@@ -907,11 +944,47 @@ export interface components {
             /** @description the plan (docs/contracts.md); null when there are errors */
             plan: unknown;
         };
+        /**
+         * @description A published view's figures; its inputs' where a step computes all views at once
+         *     (docs/api.md, "Stats and metrics").
+         */
         ViewStats: {
             name: string;
+            /** @description the tables and streams it reads, at any depth */
+            inputs: string[];
             rows: number;
             inserts_total: number;
             deletes_total: number;
+            /**
+             * Format: double
+             * @description its inputs' changes accepted per second
+             */
+            input_rows_per_second: number;
+            /**
+             * Format: double
+             * @description its inputs' changes processed per second
+             */
+            processed_rows_per_second: number;
+            /**
+             * Format: double
+             * @description the latest step that brought its inputs changes
+             */
+            step_duration_ms: number | null;
+            /** @description rows its own stateful operators keep */
+            state_rows: number;
+            /** @description rows its inputs refused as late */
+            late_rows: number;
+            /** @description its inputs' changes not processed yet */
+            lag_rows: number;
+            /**
+             * Format: double
+             * @description how long the oldest of them has waited
+             */
+            lag_ms: number;
+            /** @description its inputs' and its own, by relation.column */
+            waterlines: {
+                [key: string]: string;
+            };
         };
     };
     responses: never;
@@ -939,6 +1012,24 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"][];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     api_keys_create: {
@@ -964,7 +1055,44 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -993,7 +1121,35 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1026,7 +1182,35 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1053,6 +1237,33 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     auth_session: {
@@ -1070,6 +1281,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1091,6 +1311,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     metrics_prometheus: {
@@ -1110,6 +1339,26 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": components["schemas"]["Error"];
+                };
+            };
         };
     };
     pipelines_list: {
@@ -1127,6 +1376,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Pipeline"][];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1154,6 +1421,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"];
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1162,7 +1430,53 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the state forbids it (details.state), or the name is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1191,7 +1505,26 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1226,6 +1559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"];
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1234,6 +1568,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1242,7 +1595,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the state forbids it (details.state), or the name is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1257,7 +1629,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                action: string;
+                /** @description the lifecycle action (docs/api.md) */
+                action: "pause" | "resume" | "start" | "stop";
                 name: string;
             };
             cookie?: never;
@@ -1272,6 +1645,34 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"];
                 };
             };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1280,7 +1681,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the state forbids it (details.state), or the name is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1311,6 +1722,42 @@ export interface operations {
                     "application/json": components["schemas"]["Delta"][];
                 };
             };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     pipelines_deploy: {
@@ -1338,6 +1785,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pipeline"];
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1346,6 +1794,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1354,7 +1821,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the state forbids it (details.state), or the name is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1389,6 +1875,7 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1398,7 +1885,28 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1426,6 +1934,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PipelineEvent"][];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1457,6 +1992,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngressResult"];
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1465,6 +2001,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1473,7 +2028,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the state forbids it (details.state), or the name is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1509,6 +2083,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngressResult"];
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1517,6 +2092,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1525,7 +2119,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the state forbids it (details.state), or the name is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1554,6 +2167,33 @@ export interface operations {
                     "application/json": components["schemas"]["LateRows"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     pipelines_metrics: {
@@ -1579,6 +2219,7 @@ export interface operations {
                     "application/json": components["schemas"]["MetricSample"][];
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1587,7 +2228,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1616,6 +2276,33 @@ export interface operations {
                     "application/json": components["schemas"]["PipelinePump"][];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     pipelines_pump_action: {
@@ -1623,7 +2310,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                action: string;
+                /** @description the pump action */
+                action: "pause" | "resume" | "start" | "stop";
                 name: string;
                 pump: string;
             };
@@ -1639,6 +2327,25 @@ export interface operations {
                     "application/json": components["schemas"]["PipelinePump"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1647,7 +2354,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the state forbids it (details.state), or the name is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1683,6 +2400,7 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1692,6 +2410,27 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1701,6 +2440,7 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
+            /** @description the state forbids it (details.state), or the name is taken */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1710,6 +2450,27 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["Error"];
                 };
             };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description the pipeline's runner did not answer in time */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -1740,7 +2501,26 @@ export interface operations {
                     "application/json": components["schemas"]["PipelineStats"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1765,6 +2545,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Program"][];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1792,6 +2590,69 @@ export interface operations {
                     "application/json": components["schemas"]["Program"];
                 };
             };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the state forbids it (details.state), or the name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     programs_retrieve: {
@@ -1813,7 +2674,26 @@ export interface operations {
                     "application/json": components["schemas"]["Program"];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1848,6 +2728,60 @@ export interface operations {
                     "application/json": components["schemas"]["Program"];
                 };
             };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     programs_versions: {
@@ -1869,6 +2803,82 @@ export interface operations {
                     "application/json": components["schemas"]["ProgramVersion"][];
                 };
             };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    programs_version: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgramVersionDetail"];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object, or not your team's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     teams_list: {
@@ -1886,6 +2896,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Team"][];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1913,7 +2941,44 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateOutput"];
                 };
             };
+            /** @description invalid input (details say where) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in: no session and no valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not allowed: a read-only key, a failed CSRF check, a team's quota */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is larger than WEIR_MAX_REQUEST_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the database is unavailable: nothing was applied, try again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

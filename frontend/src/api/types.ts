@@ -93,7 +93,18 @@ export interface StateMessage {
   error: string | null;
 }
 
-export type ServerMessage = DeltaMessage | StateMessage;
+/** A recorded pipeline event (as `GET /pipelines/{name}/events` lists them), pushed live. */
+export interface EventMessage {
+  type: 'event';
+  id: number;
+  from_state: PipelineState;
+  to_state: PipelineState;
+  actor: string;
+  message: string;
+  created_at: string;
+}
+
+export type ServerMessage = DeltaMessage | StateMessage | EventMessage;
 
 /** The lines of a streamed answer (SELECT STREAM, egress): NDJSON, not in OpenAPI. */
 export type StreamLine =

@@ -14,6 +14,7 @@ const sample = (time: string, over: Partial<MetricsSample> = {}): MetricsSample 
   lag_rows: 1,
   lag_ms: 10,
   waterlines: {},
+  views: [],
   ...over,
 });
 

@@ -56,6 +56,29 @@ describe('parseServerMessage', () => {
     expect(parseServerMessage({ type: 'delta', step: 2, view: 'v', changes: {} })).toBeNull();
   });
 
+  it('parses a pipeline event with who did it', () => {
+    const raw = {
+      type: 'event',
+      id: 7,
+      from_state: 'stopped',
+      to_state: 'starting',
+      actor: 'ada (key 0a1b2c)',
+      message: '',
+      created_at: '2026-01-01T10:00:00+00:00',
+    };
+    expect(parseServerMessage(JSON.stringify(raw))).toEqual({
+      type: 'event',
+      id: 7,
+      fromState: 'stopped',
+      toState: 'starting',
+      actor: 'ada (key 0a1b2c)',
+      message: '',
+      createdAt: '2026-01-01T10:00:00+00:00',
+    });
+    expect(parseServerMessage({ ...raw, to_state: 'exploded' })).toBeNull();
+    expect(parseServerMessage({ ...raw, actor: null })).toBeNull();
+  });
+
   it('ignores unknown types and non-JSON text', () => {
     expect(parseServerMessage({ type: 'metrics', rows: 5 })).toBeNull();
     expect(parseServerMessage('not json')).toBeNull();

@@ -21,7 +21,17 @@ export interface ParsedState {
   error: string | null;
 }
 
-export type ParsedMessage = ParsedDelta | ParsedState;
+export interface ParsedEvent {
+  type: 'event';
+  id: number;
+  fromState: PipelineState;
+  toState: PipelineState;
+  actor: string;
+  message: string;
+  createdAt: string;
+}
+
+export type ParsedMessage = ParsedDelta | ParsedState | ParsedEvent;
 
 export function isPipelineState(value: unknown): value is PipelineState {
   return typeof value === 'string' && (PIPELINE_STATES as readonly string[]).includes(value);
@@ -56,6 +66,14 @@ export function parseServerMessage(data: unknown): ParsedMessage | null {
     if (!isPipelineState(msg.state)) return null;
     const error = typeof msg.error === 'string' && msg.error !== '' ? msg.error : null;
     return { type: 'state', state: msg.state, error };
+  }
+
+  if (msg.type === 'event') {
+    const { id, from_state, to_state, actor, message, created_at } = msg;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
+    if (!isPipelineState(from_state) || !isPipelineState(to_state)) return null;
+    if (typeof actor !== 'string' || typeof message !== 'string' || typeof created_at !== 'string') return null;
+    return { type: 'event', id, fromState: from_state, toState: to_state, actor, message, createdAt: created_at };
   }
 
   return null;

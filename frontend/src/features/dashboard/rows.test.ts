@@ -31,6 +31,7 @@ const sample = (input: number, processed: number, lag: number): MetricsSample =>
   lag_rows: lag,
   lag_ms: 1,
   waterlines: {},
+  views: [],
 });
 
 describe('rowFigures', () => {

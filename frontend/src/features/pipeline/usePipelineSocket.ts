@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { pipelineSocketUrl, reconnectDelay } from '../../lib/socketUrl';
-import { parseServerMessage, type ParsedDelta, type ParsedState } from '../../lib/wsMessages';
+import { parseServerMessage, type ParsedDelta, type ParsedEvent, type ParsedState } from '../../lib/wsMessages';
 
 export type SocketStatus = 'connecting' | 'open' | 'reconnecting';
 
 interface Handlers {
   onDelta: (delta: ParsedDelta) => void;
   onState: (state: ParsedState) => void;
+  onEvent?: (event: ParsedEvent) => void;
 }
 
 /**
@@ -57,8 +58,10 @@ export function usePipelineSocket(
         if (msg.type === 'delta') {
           lastStep = lastStep === null ? msg.step : Math.max(lastStep, msg.step);
           latest.current.onDelta(msg);
-        } else {
+        } else if (msg.type === 'state') {
           latest.current.onState(msg);
+        } else {
+          latest.current.onEvent?.(msg);
         }
       };
       ws.onclose = () => {
