@@ -88,6 +88,7 @@ export function MetricsPanel({ pipeline, active }: Props) {
             series={[{ label: 'rows', values: series.stateRows, tone: 'series-4' }]}
             formatY={formatCount}
             formatX={clock}
+            integer
           />
           <LineChart
             title="Waterlines"
