@@ -41,6 +41,10 @@ describe('niceTicks', () => {
     expect(niceTicks(0, 3, 4, 1).ticks).toEqual([0, 1, 2, 3]);
     expect(niceTicks(0, 97, 4, 1).ticks).toEqual([0, 20, 40, 60, 80, 100]);
   });
+
+  it('keeps rates shown to a tenth on tenths', () => {
+    expect(niceTicks(0, 0.17, 3, 0.1).ticks).toEqual([0, 0.1, 0.2]);
+  });
 });
 
 describe('linePath', () => {

@@ -188,7 +188,7 @@ export function DashboardPage() {
                         {p.last_step}
                       </td>
                       <td>
-                        <div className="button-row nowrap">
+                        <div className="button-row nowrap row-actions">
                           {ACTIONS.map((action) => (
                             <button
                               key={action}

@@ -124,7 +124,8 @@ export function RunPanel({
       </div>
       {pipeline && (
         <p className="muted small">
-          Runs <Link to={programPath(pipeline.program)}>{pipeline.program}</Link> v{pipeline.program_version}
+          Runs <Link to={programPath(pipeline.program)}>{pipeline.program}</Link>{' '}
+          <span data-testid="running-version">v{pipeline.program_version}</span>
           {` · step `}
           <span data-testid="last-step">{pipeline.last_step}</span>
           {config ? ` · ${config.spark_master}, ${config.cores} cores, ${config.memory}` : ''}
