@@ -35,9 +35,9 @@ LATENCY_BOUND_MS = 500  # from the input event to the first frame after it was h
 WARM_UP = 100  # rows sent, and shown, before the flood: the runner's first step is slow
 
 # Installed in the page before the flood: the most change rows ever in the DOM, the steps
-# shown after the warm-up's, the longest main-thread task, and for each click and key the time from the event
-# (its timeStamp, taken when the browser received the input) to the first frame painted
-# after it was handled.
+# shown after the warm-up's, the longest main-thread task, and for each click and key the
+# time from the event (its timeStamp, taken when the browser received the input) to the
+# first frame painted after it was handled.
 WATCH = """() => {
     const w = { maxRows: 0, steps: [], latencies: [], longest: 0 };
     window.__flood = w;
