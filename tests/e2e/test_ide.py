@@ -206,3 +206,78 @@ def test_a_new_pipeline_on_a_starter_program(stack: LiveStack, page: Page) -> No
     expect(page.get_by_test_id("problems-summary")).to_have_text("No problems")
     status, pipeline = stack.api("GET", f"pipelines/{name}")
     assert (status, pipeline["program"]) == (200, name)
+
+
+TWO_ERRORS = (
+    "\nCREATE VIEW first_bad AS SELECT nope FROM orders;"
+    "\nCREATE VIEW second_bad AS SELECT zap FROM orders;\n"
+)
+# The colours the weir-dark theme gives (frontend/src/features/editor/weirSql.ts).
+DIALECT_COLOUR = "rgb(224, 175, 104)"
+KEYWORD_COLOUR = "rgb(122, 162, 247)"
+TOKENS = """words => [...document.querySelectorAll('[data-testid=editor] .view-line span span')]
+    .filter(s => words.includes(s.textContent.trim()))
+    .map(s => ({
+        word: s.textContent.trim(),
+        className: s.className,
+        colour: getComputedStyle(s).color,
+        weight: getComputedStyle(s).fontWeight,
+    }))"""
+
+
+def _cursor_line(page: Page) -> str:
+    """The line number Monaco marks as the cursor's."""
+    return page.get_by_test_id("editor").locator(".line-numbers.active-line-number").inner_text()
+
+
+def test_dialect_highlighting_f8_and_ctrl_enter(stack: LiveStack, page: Page) -> None:
+    name = _program(stack, INSIGHT + TWO_ERRORS)
+    sign_in(page, f"{stack.url}/programs/{name}", USER, PASSWORD)
+    editor = page.get_by_test_id("editor")
+    expect(editor).to_contain_text("second_bad", timeout=30_000)
+    expect(page.get_by_test_id("problems-summary")).to_have_text("2 errors")
+
+    # The dialect's words get a token class and colour of their own, apart from SQL's.
+    tokens = page.evaluate(TOKENS, ["STREAM", "LATENESS", "CREATE", "clicks"])
+    by_word = {t["word"]: t for t in tokens}
+    assert set(by_word) == {"STREAM", "LATENESS", "CREATE", "clicks"}, tokens
+    for word in ("STREAM", "LATENESS"):
+        assert by_word[word]["colour"] == DIALECT_COLOUR, tokens
+        assert int(by_word[word]["weight"]) >= 700, tokens
+    assert by_word["CREATE"]["colour"] == KEYWORD_COLOUR, tokens
+    assert by_word["STREAM"]["className"] != by_word["CREATE"]["className"], tokens
+    assert by_word["clicks"]["colour"] not in (DIALECT_COLOUR, KEYWORD_COLOUR), tokens
+
+    # F8 goes to the next problem, showing its message in the editor; Shift+F8 back.
+    lines = [
+        p.split("\n")[-1].split(":")[0] for p in page.get_by_test_id("problem").all_inner_texts()
+    ]
+    editor.locator(".view-lines").click()
+    page.keyboard.press("Control+Home")
+    marker = page.locator(".marker-widget")
+    page.keyboard.press("F8")
+    expect(marker).to_contain_text("Unknown column 'nope'")
+    expect(editor.locator(".line-numbers.active-line-number")).to_have_text(lines[0])
+    screenshot(page, "27-f8-next-problem")
+    page.keyboard.press("F8")
+    expect(marker).to_contain_text("Unknown column 'zap'")
+    assert _cursor_line(page) == lines[1]
+    page.keyboard.press("Shift+F8")
+    expect(marker).to_contain_text("Unknown column 'nope'")
+    page.keyboard.press("Escape")
+    expect(marker).to_have_count(0)
+
+    # Ctrl+Enter checks at once, with no edit to wait for: in the editor and outside it.
+    def checks(press: str) -> None:
+        with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/validate")):
+            page.keyboard.press(press)
+
+    checks("Control+Enter")
+    page.get_by_test_id("show-warnings").focus()
+    checks("Control+Enter")
+
+    # The shortcuts help lists them.
+    page.get_by_test_id("shortcut-help").locator("summary").click()
+    help_text = page.get_by_test_id("shortcut-help")
+    for listed in ("F8 / Shift+F8", "Ctrl+Enter", "Ctrl+S", "Ctrl+M", "Ctrl+Space"):
+        expect(help_text).to_contain_text(listed)

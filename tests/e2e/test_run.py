@@ -5,7 +5,14 @@ import uuid
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshots, sign_in
+from tests.e2e.conftest import (
+    START_TIMEOUT_MS,
+    STEP_TIMEOUT_MS,
+    order,
+    screenshots,
+    send_rows,
+    sign_in,
+)
 from tests.live import PASSWORD, USER, LiveStack
 
 PROGRAM = """\
@@ -26,34 +33,8 @@ CREATE STREAM big_trades (ticker VARCHAR, shares INT);
 CREATE PUMP big_pump AS
     INSERT INTO big_trades SELECT STREAM rowtime, ticker, shares FROM trades WHERE shares > 100;
 """
-START_TIMEOUT_MS = 240_000
-STEP_TIMEOUT_MS = 120_000
 FLOOD = 3_000
 SHOWN_PER_VIEW = 500
-
-
-def _order(id_: int, amount: int, minute: int, hour: int = 12) -> dict[str, object]:
-    return {
-        "id": id_,
-        "customer": f"c{id_}",
-        "amount": amount,
-        "placed_at": f"2026-01-01 {hour:02d}:{minute:02d}:00",
-    }
-
-
-# Sets a textarea's value at once, as a paste does, and tells React. (Playwright's fill types
-# through Chromium's insertText, which takes ~25 s for the flood's 100 KB.)
-PASTE = """(el, text) => {
-    const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value").set;
-    set.call(el, text);
-    el.dispatchEvent(new Event("input", { bubbles: true }));
-}"""
-
-
-def _send(page: Page, text: str, accepted: int) -> None:
-    page.get_by_test_id("ingest-rows").evaluate(PASTE, text)
-    page.get_by_test_id("ingest-send").click()
-    expect(page.get_by_test_id("ingest-result")).to_contain_text(f"accepted {accepted} ")
 
 
 def test_start_ingest_watch_inspect_and_operate_from_the_dashboard(
@@ -84,8 +65,8 @@ def test_start_ingest_watch_inspect_and_operate_from_the_dashboard(
 
     # JSON rows, then CSV rows: inserts appear with their step, coloured as inserts.
     page.get_by_test_id("ingest-table").select_option("orders")
-    first = [{**_order(1, 250, 0), "customer": "<b>ada</b>"}, _order(2, 5, 1)]
-    _send(page, json.dumps(first), 2)
+    first = [{**order(1, 250, 0), "customer": "<b>ada</b>"}, order(2, 5, 1)]
+    send_rows(page, json.dumps(first), 2)
     changes = page.get_by_test_id("change-row")
     expect(changes).to_have_count(1, timeout=STEP_TIMEOUT_MS)
     expect(changes.first).to_have_attribute("data-kind", "insert")
@@ -98,7 +79,7 @@ def test_start_ingest_watch_inspect_and_operate_from_the_dashboard(
         "id,customer,amount,placed_at\n3,cy,300,2026-01-01 12:05:00\n4,dee,7,2026-01-01 12:06:00\n"
     )
     page.get_by_test_id("ingest-format-csv").check()
-    _send(page, csv, 2)
+    send_rows(page, csv, 2)
     expect(page.get_by_test_id("ingest-result")).to_contain_text("(CSV)")
     expect(changes).to_have_count(2, timeout=STEP_TIMEOUT_MS)
     expect(changes.first).to_contain_text("cy")
@@ -106,14 +87,14 @@ def test_start_ingest_watch_inspect_and_operate_from_the_dashboard(
 
     # A delete shows as a delete, newest first.
     page.get_by_test_id("ingest-format-auto").check()
-    _send(page, json.dumps([{"delete": first[0]}]), 1)
+    send_rows(page, json.dumps([{"delete": first[0]}]), 1)
     expect(changes).to_have_count(3, timeout=STEP_TIMEOUT_MS)
     expect(changes.first).to_have_attribute("data-kind", "delete")
     screenshots(page, "06-live-changes")
 
     # Pausing the display freezes the list while the pipeline goes on; resuming catches up.
     page.get_by_test_id("changes-pause").click()
-    _send(page, json.dumps([_order(5, 500, 10)]), 1)
+    send_rows(page, json.dumps([order(5, 500, 10)]), 1)
     expect(page.get_by_test_id("changes-paused")).to_contain_text(
         "1 new change since", timeout=STEP_TIMEOUT_MS
     )
@@ -136,7 +117,7 @@ def test_start_ingest_watch_inspect_and_operate_from_the_dashboard(
     )
 
     # A row two hours behind the waterline (LATENESS 1 hour) is dropped and shown as late.
-    _send(page, json.dumps([_order(6, 900, 0, hour=10)]), 1)
+    send_rows(page, json.dumps([order(6, 900, 0, hour=10)]), 1)
     page.get_by_test_id("tab-late-rows").click()
     expect(page).to_have_url(f"{stack.url}/pipelines/{name}/late-rows")
     late = page.locator("[data-testid=late-count][data-relation=orders]")
@@ -150,7 +131,7 @@ def test_start_ingest_watch_inspect_and_operate_from_the_dashboard(
         f"{1000 + i},bulk,{100 + i % 50},2026-01-01 12:30:00\n" for i in range(FLOOD)
     )
     page.get_by_test_id("ingest-format-csv").check()
-    _send(page, flood, FLOOD)
+    send_rows(page, flood, FLOOD)
     view = page.locator("[data-testid=view-changes][data-view=large_orders]")
     older = f"{FLOOD - SHOWN_PER_VIEW} older not shown"
     expect(view).to_contain_text(older, timeout=STEP_TIMEOUT_MS)

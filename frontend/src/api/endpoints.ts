@@ -5,6 +5,7 @@ import type {
   ApiKeyCreated,
   ApiKeyScope,
   Change,
+  DeployRequest,
   IngressResponse,
   LateRows,
   Pipeline,
@@ -45,7 +46,11 @@ export function createEndpoints(client: ApiClient) {
     getPipeline: (name: string) => client.request<Pipeline>('GET', `${BASE}/pipelines/${seg(name)}`),
     createPipeline: (name: string, program: string) =>
       client.request<Pipeline>('POST', `${BASE}/pipelines`, { body: { name, program } }),
-    deployPipeline: (name: string) => client.request<Pipeline>('POST', `${BASE}/pipelines/${seg(name)}/deploy`),
+    /** `resetState` starts the run over (docs/api.md "Deploying a new version"). */
+    deployPipeline: (name: string, resetState = false) =>
+      client.request<Pipeline>('POST', `${BASE}/pipelines/${seg(name)}/deploy`, {
+        body: { reset_state: resetState } satisfies DeployRequest,
+      }),
     pipelineAction: (name: string, action: PipelineAction) =>
       client.request<Pipeline>('POST', `${BASE}/pipelines/${seg(name)}/${action}`),
     ingest: (pipeline: string, table: string, changes: Change[]) =>

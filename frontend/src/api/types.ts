@@ -30,6 +30,7 @@ export type Program = Schemas['Program'];
 export type ProgramVersion = Schemas['ProgramVersion'];
 export type Pipeline = Schemas['Pipeline'];
 export type PipelineEvent = Schemas['PipelineEvent'];
+export type DeployRequest = Schemas['DeployRequest'];
 export type LateRows = Schemas['LateRows'];
 export type DroppedRow = Schemas['DroppedRow'];
 export type ApiKey = Schemas['ApiKey'];

@@ -19,17 +19,19 @@ interface Props {
   height?: number;
   /** Start the y axis at zero (counts, rates); false for values far from it (times). */
   zeroBased?: boolean;
+  /** The smallest step between ticks that formatY tells apart (1 for counts, 0.1 for rates). */
+  minStep?: number;
   testId?: string;
 }
 
 const MARGIN = { top: 8, right: 12, bottom: 20, left: 64 };
 
 /** A small time chart: nice y ticks, the first and last time on the x axis, a legend with the latest values. */
-export function LineChart({ title, xs, series, formatY, formatX, height = 150, zeroBased = true, testId }: Props) {
+export function LineChart({ title, xs, series, formatY, formatX, height = 150, zeroBased = true, minStep = 0, testId }: Props) {
   const { ref, width } = useElementWidth<HTMLDivElement>(420);
   const values = series.flatMap((s) => s.values);
   const ext = extent(values) ?? [0, 1];
-  const { ticks, domain } = niceTicks(zeroBased ? Math.min(0, ext[0]) : ext[0], ext[1], 3);
+  const { ticks, domain } = niceTicks(zeroBased ? Math.min(0, ext[0]) : ext[0], ext[1], 3, minStep);
   const xExt = extent(xs) ?? [0, 1];
   const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
   const innerH = height - MARGIN.top - MARGIN.bottom;
@@ -77,6 +79,7 @@ export function LineChart({ title, xs, series, formatY, formatX, height = 150, z
             <path
               key={s.label}
               className={`line ${s.tone}`}
+              data-series={s.label}
               d={linePath(
                 s.values.map((v, i) => ({ x: xs[i] ?? 0, y: v })),
                 x,

@@ -35,6 +35,16 @@ describe('niceTicks', () => {
     expect(flat.domain[0]).toBeLessThan(50);
     expect(flat.domain[1]).toBeGreaterThan(50);
   });
+
+  it('keeps counts on whole numbers', () => {
+    expect(niceTicks(0, 0, 3, 1)).toEqual({ ticks: [0, 1], domain: [0, 1] });
+    expect(niceTicks(0, 3, 4, 1).ticks).toEqual([0, 1, 2, 3]);
+    expect(niceTicks(0, 97, 4, 1).ticks).toEqual([0, 20, 40, 60, 80, 100]);
+  });
+
+  it('keeps rates shown to a tenth on tenths', () => {
+    expect(niceTicks(0, 0.17, 3, 0.1).ticks).toEqual([0, 0.1, 0.2]);
+  });
 });
 
 describe('linePath', () => {

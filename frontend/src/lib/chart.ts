@@ -43,11 +43,12 @@ function niceStep(span: number, count: number): number {
 
 /**
  * Round tick values covering [lo, hi] (about `count` of them), and the domain
- * they span, so an axis starts and ends on a tick.
+ * they span, so an axis starts and ends on a tick. Ticks are at least
+ * `minStep` apart: 1 for counts, which have no half rows.
  *
  * >>> niceTicks(0, 97, 4) // { ticks: [0, 20, 40, 60, 80, 100], domain: [0, 100] }
  */
-export function niceTicks(lo: number, hi: number, count = 4): { ticks: number[]; domain: [number, number] } {
+export function niceTicks(lo: number, hi: number, count = 4, minStep = 0): { ticks: number[]; domain: [number, number] } {
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return { ticks: [0, 1], domain: [0, 1] };
   if (hi < lo) [lo, hi] = [hi, lo];
   if (hi === lo) {
@@ -56,7 +57,7 @@ export function niceTicks(lo: number, hi: number, count = 4): { ticks: number[];
     hi += pad;
     if (lo < 0 && lo + pad >= 0) lo = 0;
   }
-  const step = niceStep(hi - lo, count);
+  const step = Math.max(niceStep(hi - lo, count), minStep);
   const start = Math.floor(lo / step) * step;
   const end = Math.ceil(hi / step) * step;
   const ticks: number[] = [];

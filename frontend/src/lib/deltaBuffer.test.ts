@@ -57,4 +57,28 @@ describe('DeltaBuffer', () => {
     expect(performance.now() - start).toBeLessThan(2000);
     expect(b.newest()).toBe(999_999);
   });
+
+  it('pushMany makes only the items it keeps and gives what pushing each would', () => {
+    const made: number[] = [];
+    const many = new DeltaBuffer<number>(3);
+    many.push(-1);
+    many.pushMany(7, (i) => {
+      made.push(i);
+      return i;
+    });
+    const each = new DeltaBuffer<number>(3);
+    each.push(-1);
+    for (let i = 0; i < 7; i += 1) each.push(i);
+    expect(many.newestFirst()).toEqual(each.newestFirst());
+    expect(many.dropped).toBe(each.dropped);
+    expect(made).toEqual([4, 5, 6]);
+  });
+
+  it('pushMany of fewer items than the capacity keeps what was there', () => {
+    const b = new DeltaBuffer<number>(4);
+    b.pushAll([1, 2, 3]);
+    b.pushMany(2, (i) => 10 + i);
+    expect(b.newestFirst()).toEqual([11, 10, 3, 2]);
+    expect(b.dropped).toBe(1);
+  });
 });

@@ -48,6 +48,18 @@ export class DeltaBuffer<T> {
     for (const item of items) this.push(item);
   }
 
+  /**
+   * Pushes `count` items in order, the i-th made by `make(i)`. Only the last
+   * `capacity` of them are made and written: the earlier ones would be pushed
+   * out by them at once, so they are only counted as dropped. A step of 50,000
+   * changes costs what 500 do.
+   */
+  pushMany(count: number, make: (i: number) => T): void {
+    const skipped = Math.max(0, count - this.capacity);
+    this.evicted += skipped;
+    for (let i = skipped; i < count; i += 1) this.push(make(i));
+  }
+
   /** The newest item, or undefined when empty. */
   newest(): T | undefined {
     if (this.count === 0) return undefined;

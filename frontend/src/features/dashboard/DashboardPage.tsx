@@ -7,6 +7,7 @@ import { Sparkline } from '../../components/Sparkline';
 import { StateBadge } from '../../components/StateBadge';
 import { useNow } from '../../hooks/useNow';
 import { usePolled } from '../../hooks/usePolled';
+import { errorParts } from '../../lib/errorText';
 import { formatAgo, formatCount, formatRate } from '../../lib/format';
 import { ACTIONS, enabledActions } from '../../lib/pipelineState';
 import { pipelinePath, programPath } from '../../lib/routes';
@@ -157,12 +158,12 @@ export function DashboardPage() {
                       <td>
                         <StateBadge state={p.state} testId="row-state" />
                         {p.state === 'failed' && p.error && (
-                          <div className="error-text small clamp" title={p.error}>
-                            {p.error}
+                          <div className="error-text small clamp" title={p.error} data-testid="row-error">
+                            {errorParts(p.error).headline}
                           </div>
                         )}
                       </td>
-                      <td className="spark-cell">
+                      <td className="spark-cell" data-testid="row-throughput">
                         {f.sparkline !== null ? (
                           <>
                             <Sparkline values={f.sparkline} label={`${p.name}: input rows per second`} />
@@ -174,14 +175,20 @@ export function DashboardPage() {
                           </span>
                         )}
                       </td>
-                      <td className="num mono">{formatCount(f.lagRows)}</td>
+                      <td className="num mono" data-testid="row-lag">
+                        {formatCount(f.lagRows)}
+                      </td>
                       <td className="num mono" data-testid="row-late">
                         {formatCount(f.lateRows)}
                       </td>
-                      <td className="num mono">{formatCount(f.errors)}</td>
-                      <td className="num mono">{p.last_step}</td>
+                      <td className="num mono" data-testid="row-errors">
+                        {formatCount(f.errors)}
+                      </td>
+                      <td className="num mono" data-testid="row-step">
+                        {p.last_step}
+                      </td>
                       <td>
-                        <div className="button-row nowrap">
+                        <div className="button-row nowrap row-actions">
                           {ACTIONS.map((action) => (
                             <button
                               key={action}

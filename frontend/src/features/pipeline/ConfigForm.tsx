@@ -47,7 +47,9 @@ export function ConfigForm({ pipeline, config, editable, onSaved }: Props) {
   };
   return (
     <details className="config">
-      <summary className="small">Runtime settings</summary>
+      <summary className="small" data-testid="config-toggle">
+        Runtime settings
+      </summary>
       <form className="config-form" onSubmit={save} aria-label="Runtime settings">
         {field('spark_master', 'Spark master')}
         {field('cores', 'Cores')}
@@ -59,13 +61,13 @@ export function ConfigForm({ pipeline, config, editable, onSaved }: Props) {
             : `Output connectors: ${config.connectors.map((c) => `${c.view} → ${c.type}`).join(', ')}`}
         </p>
         <div className="button-row">
-          <button type="submit" className="btn btn-small" disabled={!editable || status.kind === 'saving'}>
+          <button type="submit" className="btn btn-small" disabled={!editable || status.kind === 'saving'} data-testid="config-save">
             Save settings
           </button>
-          <span className={status.kind === 'error' ? 'error-text small' : 'muted small'} role="status">
+          <span className={editable && status.kind === 'error' ? 'error-text small' : 'muted small'} role="status" data-testid="config-status">
             {!editable && 'Stop the pipeline to change them.'}
-            {status.kind === 'saved' && 'Saved.'}
-            {status.kind === 'error' && status.message}
+            {editable && status.kind === 'saved' && 'Saved.'}
+            {editable && status.kind === 'error' && status.message}
           </span>
         </div>
       </form>

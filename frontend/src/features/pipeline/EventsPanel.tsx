@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { api } from '../../api/endpoints';
 import type { PipelineEvent } from '../../api/types';
+import { ErrorReport } from '../../components/ErrorReport';
 import { PolledStatus } from '../../components/NotAvailable';
 import { usePolled } from '../../hooks/usePolled';
 import { formatTime } from '../../lib/format';
@@ -22,11 +23,7 @@ export function EventsPanel({ pipeline, error, active }: Props) {
   const events = state.status === 'ok' ? [...state.value].reverse().filter((e) => !errorsOnly || isProblem(e)) : [];
   return (
     <section className="stack" aria-label="Events" data-testid="events">
-      {error && (
-        <p className="error-text panel-error" role="alert" data-testid="events-error">
-          {error}
-        </p>
-      )}
+      {error && <ErrorReport text={error} className="panel-error" testId="events-error" />}
       <div className="button-row">
         <label className="toggle small">
           <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} data-testid="errors-only" />
@@ -58,7 +55,7 @@ export function EventsPanel({ pipeline, error, active }: Props) {
                     {e.from_state === e.to_state ? e.to_state : `${e.from_state} → ${e.to_state}`}
                   </td>
                   <td className="mono">{e.actor}</td>
-                  <td className="wrap">{e.message}</td>
+                  <td className="wrap">{isProblem(e) ? <ErrorReport text={e.message} alert={false} /> : e.message}</td>
                 </tr>
               ))}
             </tbody>

@@ -72,6 +72,7 @@ export function MetricsPanel({ pipeline, active }: Props) {
             ]}
             formatY={formatRate}
             formatX={clock}
+            minStep={0.1}
           />
           <LineChart
             title="Step duration"
@@ -88,6 +89,7 @@ export function MetricsPanel({ pipeline, active }: Props) {
             series={[{ label: 'rows', values: series.stateRows, tone: 'series-4' }]}
             formatY={formatCount}
             formatX={clock}
+            minStep={1}
           />
           <LineChart
             title="Waterlines"

@@ -41,7 +41,11 @@ export function PipelinePage({ name, tab }: Props) {
   const { applyState, noteStep } = control;
   const pipeline: Pipeline | null = control.pipeline;
   const { program, error: programError, setProgram } = useProgram(pipeline?.program ?? null);
-  const [store] = useState(() => new ChangeStore(CHANGES_PER_VIEW));
+  // A run that starts over (a deploy with reset) numbers its steps from 1 again: its changes get a new store
+  // (the old one would take them for replays) and a new socket, asking from the start.
+  const [changes, setChanges] = useState(() => ({ run: control.run, store: new ChangeStore(CHANGES_PER_VIEW) }));
+  if (changes.run !== control.run) setChanges({ run: control.run, store: new ChangeStore(CHANGES_PER_VIEW) });
+  const store = changes.store;
 
   const handlers = useMemo(
     () => ({
@@ -54,7 +58,12 @@ export function PipelinePage({ name, tab }: Props) {
     [store, applyState, noteStep],
   );
   const loadedStep = pipeline?.last_step ?? null;
-  const socket = usePipelineSocket(name, handlers, loadedStep === null ? null : Math.max(0, loadedStep - HISTORY_STEPS));
+  const socket = usePipelineSocket(
+    name,
+    handlers,
+    loadedStep === null ? null : Math.max(0, loadedStep - HISTORY_STEPS),
+    control.run,
+  );
 
   useEffect(() => {
     document.title = `${name} — Weir`;
@@ -110,6 +119,8 @@ export function PipelinePage({ name, tab }: Props) {
           actionError={control.actionError}
           onAction={control.act}
           onDeploy={control.deploy}
+          resetOffer={control.resetOffer}
+          onDismissReset={control.dismissResetOffer}
           onConfigSaved={control.replace}
         />
         <IngestBox pipeline={name} catalog={catalog} />

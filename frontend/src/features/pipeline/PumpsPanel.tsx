@@ -89,9 +89,13 @@ export function PumpsPanel({ pipeline, declared, active }: Props) {
                     {p.sources.join(', ')} → {p.target}
                   </td>
                   <td>
-                    <span className={`badge badge-${p.state === 'running' ? 'ok' : 'idle'}`}>{p.state}</span>
+                    <span className={`badge badge-${p.state === 'running' ? 'ok' : 'idle'}`} data-testid="pump-state">
+                      {p.state}
+                    </span>
                   </td>
-                  <td className="mono">{formatCount(p.processed_rows)}</td>
+                  <td className="mono" data-testid="pump-rows">
+                    {formatCount(p.processed_rows)}
+                  </td>
                   <td className="button-row">
                     {ACTIONS.map((a) => (
                       <button

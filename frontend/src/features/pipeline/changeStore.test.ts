@@ -54,6 +54,17 @@ describe('ChangeStore', () => {
     expect(store.getSnapshot().views[0]?.dropped).toBe(7);
   });
 
+  it('keeps the first changes of a step larger than the buffer, in order, and counts the rest', () => {
+    const store = new ChangeStore(3);
+    store.add(delta(1, 'v', ['insert', 1], ['insert', 2]));
+    const big = Array.from({ length: 10 }, (_, i): ['insert', number] => ['insert', 100 + i]);
+    store.add(delta(2, 'v', ['delete', 2], ...big));
+    expect(summary(store, 'v')).toEqual(['2-2', '2+100', '2+101']);
+    const v = store.getSnapshot().views[0];
+    expect(v?.dropped).toBe(2 + 11 - 3);
+    expect(store.getSnapshot().received).toBe(13);
+  });
+
   it('returns the same snapshot until something changes, and notifies subscribers', () => {
     const store = new ChangeStore(3);
     const listener = vi.fn();

@@ -5,7 +5,7 @@
  * outside React and components re-render from an immutable snapshot.
  */
 import type { Row } from '../../api/types';
-import type { ChangeKind } from '../../lib/changes';
+import type { ChangeKind, NormalChange } from '../../lib/changes';
 import { DeltaBuffer } from '../../lib/deltaBuffer';
 import type { ParsedDelta } from '../../lib/wsMessages';
 
@@ -62,12 +62,13 @@ export class ChangeStore {
     }
     // Pushed last-to-first so that, read newest first, steps are newest first
     // while the changes of one step keep the server's order (a delete before
-    // the insert that replaces it).
-    for (let i = delta.changes.length - 1; i >= 0; i -= 1) {
-      const change = delta.changes[i];
-      if (change === undefined) continue;
-      buffer.push({ key: this.nextKey++, step: delta.step, kind: change.kind, row: change.row });
-    }
+    // the insert that replaces it). Only the rows the buffer keeps are made.
+    const { changes, step } = delta;
+    const last = changes.length - 1;
+    buffer.pushMany(changes.length, (i) => {
+      const change = changes[last - i] as NormalChange;
+      return { key: this.nextKey++, step, kind: change.kind, row: change.row };
+    });
     this.received += delta.changes.length;
     this.lastStepByView.set(delta.view, delta.step);
     this.maxStep = this.maxStep === null ? delta.step : Math.max(this.maxStep, delta.step);

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/endpoints';
 import { errorMessage } from '../../api/client';
 import type { Pipeline, PipelineAction, PipelineState } from '../../api/types';
+import { resetOffer as offerFor, type ResetOffer } from '../../lib/deploy';
 import { actionTarget, needsPolling, pollDelay } from '../../lib/pipelineState';
 
 /** Give up polling a pipeline that never settles after this long. */
@@ -14,8 +15,14 @@ export interface PipelineControl {
   busy: PipelineAction | 'deploy' | null;
   actionError: string | null;
   act: (action: PipelineAction) => void;
-  /** Moves a stopped pipeline to its program's latest version. */
-  deploy: () => void;
+  /** Moves a stopped pipeline to its program's latest version; `resetState` starts its run over. */
+  deploy: (resetState?: boolean) => void;
+  /** Set when a deploy was refused because the pipeline's state no longer fits: a reset would do it. */
+  resetOffer: ResetOffer | null;
+  /** Forget the offer (the user kept the state). */
+  dismissResetOffer: () => void;
+  /** Counts the runs the page saw start over (a deploy with reset): what the page keeps of a run goes with it. */
+  run: number;
   /** Takes a pipeline a call answered (e.g. after its settings were saved). */
   replace: (pipeline: Pipeline) => void;
   /** A state pushed by the websocket. */
@@ -35,6 +42,8 @@ export function usePipeline(name: string): PipelineControl {
   const [target, setTarget] = useState<PipelineState | null>(null);
   const [busy, setBusy] = useState<PipelineAction | 'deploy' | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [resetOffer, setResetOffer] = useState<ResetOffer | null>(null);
+  const [run, setRun] = useState(0);
 
   const receive = useCallback((p: Pipeline) => {
     setPipeline(p);
@@ -92,6 +101,7 @@ export function usePipeline(name: string): PipelineControl {
     (action: PipelineAction) => {
       setBusy(action);
       setActionError(null);
+      setResetOffer(null);
       api.pipelineAction(name, action).then(
         (p) => {
           setBusy(null);
@@ -107,20 +117,29 @@ export function usePipeline(name: string): PipelineControl {
     [name],
   );
 
-  const deploy = useCallback(() => {
-    setBusy('deploy');
-    setActionError(null);
-    api.deployPipeline(name).then(
-      (p) => {
-        setBusy(null);
-        setPipeline(p);
-      },
-      (err: unknown) => {
-        setBusy(null);
-        setActionError(errorMessage(err));
-      },
-    );
-  }, [name]);
+  const deploy = useCallback(
+    (resetState = false) => {
+      setBusy('deploy');
+      setActionError(null);
+      setResetOffer(null);
+      api.deployPipeline(name, resetState).then(
+        (p) => {
+          setBusy(null);
+          setPipeline(p);
+          if (resetState) setRun((r) => r + 1);
+        },
+        (err: unknown) => {
+          setBusy(null);
+          const offer = offerFor(err);
+          if (offer !== null) setResetOffer(offer);
+          else setActionError(errorMessage(err));
+        },
+      );
+    },
+    [name],
+  );
+
+  const dismissResetOffer = useCallback(() => setResetOffer(null), []);
 
   const applyState = useCallback((state: PipelineState, error: string | null) => {
     setPipeline((p) => (p ? { ...p, state, error: error ?? '' } : p));
@@ -131,5 +150,18 @@ export function usePipeline(name: string): PipelineControl {
     setPipeline((p) => (p && step > p.last_step ? { ...p, last_step: step } : p));
   }, []);
 
-  return { pipeline, loadError, busy, actionError, act, deploy, replace: receive, applyState, noteStep };
+  return {
+    pipeline,
+    loadError,
+    busy,
+    actionError,
+    act,
+    deploy,
+    resetOffer,
+    dismissResetOffer,
+    run,
+    replace: receive,
+    applyState,
+    noteStep,
+  };
 }

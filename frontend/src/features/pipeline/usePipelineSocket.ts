@@ -16,12 +16,14 @@ interface Handlers {
  * reconnects with backoff, asking for the steps from the last one seen on
  * (`?after_step=<last step - 1>`): a step's views arrive as separate messages,
  * so the last step may be incomplete; repeated (view, step) pairs are dropped
- * by the change store.
+ * by the change store. A new `run` (the pipeline's run started over) connects
+ * afresh, from `startAfter` again.
  */
 export function usePipelineSocket(
   pipeline: string,
   handlers: Handlers,
   startAfter: number | null,
+  run = 0,
 ): SocketStatus {
   const [status, setStatus] = useState<SocketStatus>('connecting');
   const latest = useRef(handlers);
@@ -78,7 +80,7 @@ export function usePipelineSocket(
       clearTimeout(timer);
       socket?.close();
     };
-  }, [pipeline, ready]);
+  }, [pipeline, ready, run]);
 
   return status;
 }
