@@ -1,6 +1,6 @@
 from django.urls import include, path, re_path
 
-from backend.core.apis import HealthApi, SchemaApi, SchemaDocsApi, frontend_index, not_found
+from backend.core.apis import HealthApi, SchemaApi, SchemaDocsApi, frontend_index
 
 api_v1 = [
     path("health", HealthApi.as_view(), name="health"),
@@ -18,7 +18,5 @@ handler500 = "backend.core.apis.server_error"
 
 urlpatterns = [
     path("api/v1/", include(api_v1)),
-    # Also with DEBUG on (`make run`), where Django's handler404 page would answer.
-    re_path(r"^api/", not_found, name="api_not_found"),
     re_path(r"^(?!api/|ws/|static/).*$", frontend_index, name="frontend"),
 ]

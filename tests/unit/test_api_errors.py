@@ -33,15 +33,6 @@ def test_an_api_url_without_a_route_answers_404_in_the_envelope(path: str) -> No
                         "details": None}  # fmt: skip
 
 
-def test_with_debug_on_as_make_run_serves_an_api_url_without_a_route_is_json_too(
-    settings: object,
-) -> None:
-    settings.DEBUG = True  # type: ignore[attr-defined]
-    response = Client().get("/api/v1/nope")
-    assert response.status_code == 404
-    assert response.json()["code"] == "not_found"
-
-
 def test_outside_the_api_a_missing_file_is_still_a_page() -> None:
     response = Client().get("/static/no-such-file.js")
     assert response.status_code == 404
