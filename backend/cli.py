@@ -153,7 +153,7 @@ def _replay(args: argparse.Namespace) -> int:
     except OSError as exc:
         _write(sys.stderr, f"weir: error: cannot read {args.steps}: {exc.strerror or exc}\n")
         return EXIT_USAGE
-    spark = build_session("weir-replay", args.master)
+    spark = build_session("weir-replay", args.master, short_lived=True)
     try:
         for record in replay(spark, plan, lines, queries):
             _write(sys.stdout, json.dumps(record, ensure_ascii=False) + "\n")
