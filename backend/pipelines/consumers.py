@@ -7,7 +7,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from backend.core.errors import NotFound
+from backend.core.errors import ApplicationError, error_body
 from backend.pipelines import events, selectors
 from backend.pipelines.events import DeltaMessage, PipelineMessage
 from backend.pipelines.models import ViewDelta
@@ -15,6 +15,8 @@ from backend.pipelines.sequencing import DeltaSequencer
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+# Several of the user's teams have a pipeline of that name: `?team=` says which.
+CLOSE_TEAM_REQUIRED = 4400
 # How often a live connection re-checks that its user may still see the pipeline.
 PERMISSION_RECHECK_S = 2.0
 
@@ -24,6 +26,8 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     The user (session or API key) must see the pipeline: checked at connect and
     again while messages flow, so a user removed from the team stops receiving.
+    `?team=` says which pipeline the name means when several of the user's teams
+    have one; once connected, the consumer follows that pipeline by id.
 
     Every step's deltas reach the client once and in order, even when live
     messages are lost (backend/pipelines/sequencing.py).
@@ -34,25 +38,37 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         query = parse_qs(self.scope.get("query_string", b"").decode())
         try:
             after_step = int(query.get("after_step", ["-1"])[0])
-            backlog = await self._backlog(after_step)
+            team = query.get("team", [""])[0] or None
+            backlog = await self._backlog(after_step, team)
         except PermissionError:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        except (NotFound, ValueError):
+        except ApplicationError as err:
+            if err.code == "team_required":  # the user's own teams: nothing to hide
+                await self.accept()
+                await self.send_json(
+                    {"type": "error", **error_body(err.message, err.code, err.details)}
+                )
+                await self.close(code=CLOSE_TEAM_REQUIRED)
+            else:
+                await self.close(code=CLOSE_NOT_FOUND)
+            return
+        except ValueError:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.checked_at = time.monotonic()
-        await self.channel_layer.group_add(events.group_name(self.pipeline_name), self.channel_name)
+        await self.channel_layer.group_add(events.group_name(self.pipeline_id), self.channel_name)
         await self.accept()
         for message in backlog:
             await self.send_json(message)
 
     @database_sync_to_async
-    def _backlog(self, after_step: int) -> list[PipelineMessage]:
+    def _backlog(self, after_step: int, team: str | None) -> list[PipelineMessage]:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             raise PermissionError
-        pipeline = selectors.pipeline_get(user=user, name=self.pipeline_name)
+        pipeline = selectors.pipeline_get(user=user, name=self.pipeline_name, team=team)
+        self.pipeline_id = pipeline.pk
         # Steps are stored whole (one transaction each), so every delta of the steps
         # through `last_step` is stored by now.
         self.sequencer = DeltaSequencer(pipeline.last_step, self._stored_between)
@@ -60,26 +76,25 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             {"type": "state", "state": pipeline.state, "error": pipeline.error or None}
         ]
         if after_step >= 0:
-            deltas = selectors.pipeline_deltas(pipeline=pipeline, after_step=after_step)
+            deltas = selectors.pipeline_deltas(pipeline_id=pipeline.pk, after_step=after_step)
             messages.extend(_delta_message(d) for d in deltas if d.step <= pipeline.last_step)
         return messages
 
     @database_sync_to_async
     def _stored_between(self, first: int, last: int) -> list[DeltaMessage]:
-        pipeline = selectors.pipeline_get(user=self.scope["user"], name=self.pipeline_name)
-        deltas = selectors.pipeline_deltas(pipeline=pipeline, after_step=first - 1)
+        deltas = selectors.pipeline_deltas(pipeline_id=self.pipeline_id, after_step=first - 1)
         return [_delta_message(d) for d in deltas if d.step <= last]
 
     @database_sync_to_async
     def _still_allowed(self) -> bool:
-        user = self.scope["user"]
-        visible = selectors.visible_pipelines(user=user).filter(name=self.pipeline_name)
-        return user.is_active and visible.exists()  # type: ignore[no-any-return]
+        return selectors.pipeline_still_visible(
+            user=self.scope["user"], pipeline_id=self.pipeline_id
+        )
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "pipeline_name"):
+        if hasattr(self, "pipeline_id"):
             await self.channel_layer.group_discard(
-                events.group_name(self.pipeline_name), self.channel_name
+                events.group_name(self.pipeline_id), self.channel_name
             )
 
     async def pipeline_message(self, event: dict[str, Any]) -> None:

@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from backend.core.errors import ApplicationError
 from backend.pipelines import events, selectors
 from backend.pipelines.events import DeltaMessage
+from backend.pipelines.models import Pipeline
 from backend.pipelines.sequencing import DeltaSequencer
 
 PERMISSION_RECHECK_S = 2.0
@@ -49,10 +50,10 @@ class Egress:
     """The lines of one egress stream."""
 
     def __init__(
-        self, user: AbstractBaseUser, pipeline: str, view: str, from_: str, snapshot: bool
+        self, user: AbstractBaseUser, pipeline_id: int, view: str, from_: str, snapshot: bool
     ):
         self.user = user
-        self.pipeline = pipeline
+        self.pipeline_id = pipeline_id
         self.view = view
         self.from_ = from_
         self.snapshot = snapshot
@@ -60,7 +61,7 @@ class Egress:
     @database_sync_to_async
     def _begin(self) -> tuple[int, int, list[bytes]]:
         """(start step, last stored step, the first lines: the snapshot if asked)."""
-        pipeline = selectors.pipeline_get(user=self.user, name=self.pipeline)
+        pipeline = Pipeline.objects.get(pk=self.pipeline_id)
         start = start_step(last_step=pipeline.last_step, from_=self.from_)
         lines = []
         if self.snapshot:
@@ -70,9 +71,12 @@ class Egress:
 
     @database_sync_to_async
     def _stored(self, after: int, through: int) -> list[DeltaMessage]:
-        pipeline = selectors.pipeline_get(user=self.user, name=self.pipeline)
         deltas = selectors.view_deltas(
-            pipeline=pipeline, view=self.view, after_step=after, through_step=through, limit=PAGE
+            pipeline_id=self.pipeline_id,
+            view=self.view,
+            after_step=after,
+            through_step=through,
+            limit=PAGE,
         )
         return [
             {"type": "delta", "step": d.step, "view": d.view, "changes": d.changes} for d in deltas
@@ -88,8 +92,7 @@ class Egress:
 
     @database_sync_to_async
     def _still_allowed(self) -> bool:
-        visible = selectors.visible_pipelines(user=self.user).filter(name=self.pipeline)
-        return self.user.is_active and visible.exists()
+        return selectors.pipeline_still_visible(user=self.user, pipeline_id=self.pipeline_id)
 
     def _delta_line(self, delta: DeltaMessage) -> bytes:
         return line({"step": delta["step"], "changes": delta["changes"]})
@@ -97,7 +100,7 @@ class Egress:
     async def lines(self) -> AsyncIterator[bytes]:
         layer = get_channel_layer()
         assert layer is not None, "CHANNEL_LAYERS is not configured"
-        group = events.group_name(self.pipeline)
+        group = events.group_name(self.pipeline_id)
         channel = await layer.new_channel()
         await layer.group_add(group, channel)
         try:

@@ -42,11 +42,12 @@ class EventMessage(TypedDict):
 PipelineMessage = DeltaMessage | StateMessage | EventMessage
 
 
-def group_name(pipeline_name: str) -> str:
-    return f"pipeline.{pipeline_name}"
+def group_name(pipeline_id: int) -> str:
+    """A pipeline's Channels group, by id: names are unique within a team only."""
+    return f"pipeline.{pipeline_id}"
 
 
-def publish(pipeline_name: str, message: PipelineMessage) -> None:
+def publish(pipeline_id: int, message: PipelineMessage) -> None:
     """Send a message to every websocket watching the pipeline, if Redis answers.
 
     Publishing is best effort: what it announces is stored first, and consumers
@@ -57,10 +58,10 @@ def publish(pipeline_name: str, message: PipelineMessage) -> None:
     assert layer is not None, "CHANNEL_LAYERS is not configured"
     try:
         async_to_sync(layer.group_send)(
-            group_name(pipeline_name), {"type": "pipeline.message", "message": message}
+            group_name(pipeline_id), {"type": "pipeline.message", "message": message}
         )
     except (OSError, RedisError) as err:
-        log.warning("could not publish %s of %s: %s", message["type"], pipeline_name, err)
+        log.warning("could not publish %s of pipeline %s: %s", message["type"], pipeline_id, err)
 
 
 def event_message(event: PipelineEvent) -> EventMessage:
@@ -84,6 +85,6 @@ def record_event(
     event = PipelineEvent.objects.create(
         pipeline=pipeline, from_state=from_state, to_state=to_state, actor=actor, message=message
     )
-    name, message_ = pipeline.name, event_message(event)
-    transaction.on_commit(lambda: publish(name, message_))
+    pipeline_id, message_ = pipeline.pk, event_message(event)
+    transaction.on_commit(lambda: publish(pipeline_id, message_))
     return event

@@ -7,40 +7,42 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
-from backend.core.errors import NotFound
+from backend.accounts.naming import one_named
 from backend.pipelines.models import DroppedRow, Pipeline, PipelineEvent, ViewDelta
 
 
 def visible_pipelines(*, user: AbstractBaseUser) -> QuerySet[Pipeline]:
-    return Pipeline.objects.filter(program__team__members=user)
+    return Pipeline.objects.filter(team__members=user)
 
 
-def pipeline_get(*, user: AbstractBaseUser, name: str) -> Pipeline:
-    pipeline = (
-        visible_pipelines(user=user)
-        .select_related("program", "program_version")
-        .filter(name=name)
-        .first()
-    )
-    if pipeline is None:
-        raise NotFound(f"No pipeline named '{name}'")
-    return pipeline
+def pipeline_get(*, user: AbstractBaseUser, name: str, team: str | None = None) -> Pipeline:
+    """The visible pipeline `name` (of `team`): 404 when there is none, 400 team_required
+    when several of the user's teams have one (names are unique within a team only)."""
+    visible = visible_pipelines(user=user).select_related("program", "program_version")
+    return one_named(visible, name=name, team=team, noun="pipeline")
+
+
+def pipeline_still_visible(*, user: AbstractBaseUser, pipeline_id: int) -> bool:
+    """May `user` still see the pipeline a stream follows (re-checked while it runs)?"""
+    return bool(user.is_active and visible_pipelines(user=user).filter(pk=pipeline_id).exists())
 
 
 def pipeline_list(*, user: AbstractBaseUser) -> QuerySet[Pipeline]:
     return (
-        visible_pipelines(user=user).select_related("program", "program_version").order_by("name")
+        visible_pipelines(user=user)
+        .select_related("program", "program_version", "team")
+        .order_by("name", "team__name")
     )
 
 
 def pipeline_deltas(
-    *, pipeline: Pipeline, after_step: int = 0, limit: int = 10_000
+    *, pipeline_id: int, after_step: int = 0, limit: int = 10_000
 ) -> list[ViewDelta]:
     """Stored deltas of steps after `after_step`, oldest first."""
     return list(
-        ViewDelta.objects.filter(pipeline=pipeline, step__gt=after_step).order_by("step", "id")[
-            :limit
-        ]
+        ViewDelta.objects.filter(pipeline_id=pipeline_id, step__gt=after_step).order_by(
+            "step", "id"
+        )[:limit]
     )
 
 
@@ -54,12 +56,12 @@ def pipeline_dropped_rows(*, pipeline: Pipeline, limit: int = 1000) -> list[Drop
 
 
 def view_deltas(
-    *, pipeline: Pipeline, view: str, after_step: int, through_step: int, limit: int = 1000
+    *, pipeline_id: int, view: str, after_step: int, through_step: int, limit: int = 1000
 ) -> list[ViewDelta]:
     """The view's stored deltas of steps after..through (at most `limit`), oldest first."""
     return list(
         ViewDelta.objects.filter(
-            pipeline=pipeline, view=view, step__gt=after_step, step__lte=through_step
+            pipeline_id=pipeline_id, view=view, step__gt=after_step, step__lte=through_step
         ).order_by("step")[:limit]
     )
 

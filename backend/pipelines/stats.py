@@ -94,6 +94,7 @@ def pipeline_stats(*, pipeline: Pipeline) -> dict[str, Any]:
     inputs, processed = _rates(sample, now)
     return {
         "pipeline": pipeline.name,
+        "team": pipeline.team.name,
         "state": pipeline.state,
         "last_step": pipeline.last_step,
         "input_rows_total": pipeline.ingested_seq,

@@ -4,6 +4,7 @@ import { isValidName, rowFigures, sortForDashboard } from './rows';
 
 const pipeline = (over: Partial<Pipeline> = {}): Pipeline => ({
   name: 'p',
+  team: 't',
   program: 'p',
   program_version: 1,
   desired_state: 'running',
