@@ -144,6 +144,13 @@ def add_remote_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
     tail_cmd.add_argument(
         "--after-step", type=int, default=None, help="replay stored steps after N"
     )
+    tail_cmd.add_argument(
+        "--run",
+        type=int,
+        default=None,
+        help="the run --after-step counts in (default: the current one); of a run that is "
+        "over, a reset line comes first, then the current run from its start",
+    )
     tail_cmd.add_argument("--steps", type=int, default=None, help="stop after this many steps")
     tail_cmd.set_defaults(handler=partial(run_remote, action=tail_deltas))
 
@@ -344,7 +351,7 @@ def status(client: Client, args: argparse.Namespace) -> int:
         error = f"  {p['error'].splitlines()[0]}" if p["error"] else ""
         print(
             f"{p['name']:<24} {p['team']:<16} {p['state']:<9} {p['program']} "
-            f"v{p['program_version']}  step {p['last_step']}{error}"
+            f"v{p['program_version']}  run {p['run']} step {p['last_step']}{error}"
         )
     return EXIT_OK
 
@@ -376,19 +383,20 @@ def push(client: Client, args: argparse.Namespace) -> int:
 
 
 def tail_deltas(client: Client, args: argparse.Namespace) -> int:
-    """Print each delta message of the pipeline's websocket as one JSON line."""
+    """Print each delta message of the pipeline's websocket as one JSON line, and each
+    reset (a deploy with reset_state started a new run, numbered from step 1 again)."""
     from websockets.exceptions import InvalidStatus
     from websockets.sync.client import connect
 
     # Which pipeline the name means (404, or 400 team_required, in the error envelope).
     pipeline = client.call("GET", client.named(f"pipelines/{args.pipeline}"))
     url = client.url.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
-    query = f"?after_step={args.after_step}" if args.after_step is not None else ""
-    query = client.named(query, pipeline["team"])
+    params = {"after_step": args.after_step, "run": args.run, "team": pipeline["team"]}
+    query = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None})
     headers = {"Authorization": f"Bearer {client.api_key}"}
-    steps_seen: set[int] = set()
+    steps_seen: set[tuple[int, int]] = set()
     try:
-        ws = connect(f"{url}/ws/pipelines/{args.pipeline}/{query}", additional_headers=headers)
+        ws = connect(f"{url}/ws/pipelines/{args.pipeline}/?{query}", additional_headers=headers)
     except InvalidStatus as refused:
         raise Refused(
             refused.response.status_code, {"message": f"no pipeline '{args.pipeline}' for this key"}
@@ -396,10 +404,13 @@ def tail_deltas(client: Client, args: argparse.Namespace) -> int:
     with ws:
         for raw in ws:
             message = json.loads(raw)
+            if message["type"] == "reset":
+                print(json.dumps(message), flush=True)
+                continue
             if message["type"] != "delta" or (args.view and message["view"] != args.view):
                 continue
             print(json.dumps(message), flush=True)
-            steps_seen.add(message["step"])
+            steps_seen.add((message["run"], message["step"]))
             if args.steps is not None and len(steps_seen) >= args.steps:
                 break
     return EXIT_OK

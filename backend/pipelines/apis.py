@@ -24,7 +24,7 @@ from backend.core.apis import (
 from backend.core.errors import ApplicationError, NotFound
 from backend.pipelines import prometheus, pumps, queries, selectors, services, stats, view_stats
 from backend.pipelines.config import effective_config
-from backend.pipelines.egress import Egress, start_step
+from backend.pipelines.egress import Egress, run_param, start_step
 from backend.pipelines.ingress import relation_named
 from backend.pipelines.models import (
     DesiredState,
@@ -82,7 +82,11 @@ class PipelineSerializer(serializers.Serializer):
     desired_state = serializers.ChoiceField(choices=DesiredState.choices)
     state = serializers.ChoiceField(choices=State.choices)
     error = serializers.CharField(allow_blank=True)
-    last_step = serializers.IntegerField()
+    run = serializers.IntegerField(
+        help_text="the run its steps belong to: a deploy with reset_state starts the next, "
+        "numbered from step 1 again"
+    )
+    last_step = serializers.IntegerField(help_text="of the current run")
     on_runner_failure = serializers.ChoiceField(choices=OnRunnerFailure.choices)
     runner_pid = serializers.IntegerField(
         allow_null=True, help_text="The Spark runner's process id, while one runs."
@@ -475,6 +479,7 @@ class PipelineStatsSerializer(serializers.Serializer):
     pipeline = serializers.CharField()
     team = serializers.CharField()
     state = serializers.ChoiceField(choices=State.choices)
+    run = serializers.IntegerField()
     last_step = serializers.IntegerField()
     input_rows_total = serializers.IntegerField()
     ingested_seq = serializers.IntegerField()
@@ -587,6 +592,12 @@ class PipelineEgressApi(APIView):
                 "snapshot", bool, required=False,
                 description="first send the view's rows after the starting step",
             ),
+            OpenApiParameter(
+                "run", int, required=False,
+                description="the run `from` counts in (default: the current one); of a run "
+                "that is over, the stream sends a reset line and the current run from its "
+                "start",
+            ),
         ],
         responses={
             (200, "application/x-ndjson"): OpenApiTypes.STR,
@@ -595,8 +606,9 @@ class PipelineEgressApi(APIView):
         },
         operation_id="pipelines_egress",
         description="A view's changes as JSON lines, until the client disconnects: "
-        'optionally {"snapshot": true, "step": n, "rows": [...]}, then '
-        '{"step": n, "changes": [...]} for each later step that changed the view.',
+        'optionally {"snapshot": true, "run": r, "step": n, "rows": [...]}, then '
+        '{"run": r, "step": n, "changes": [...]} for each later step that changed the view, '
+        'and {"reset": true, "run": r} when a deploy with reset_state starts a new run.',
     )  # fmt: skip
     def get(self, request: Request, name: str, view: str) -> StreamingHttpResponse:
         pipeline = selectors.pipeline_get(user=request.user, name=name, team=team_param(request))
@@ -605,8 +617,19 @@ class PipelineEgressApi(APIView):
             raise ApplicationError("snapshot must be true or false", details={"field": "snapshot"})
         found = _published_view(pipeline, view)
         from_ = request.query_params.get("from", "now")
-        start_step(last_step=pipeline.last_step, from_=from_)  # a bad `from` is a 400 now
-        egress = Egress(request.user, pipeline.pk, found["name"], from_, snapshot == "true")
+        run = run_param(request.query_params.get("run"))
+        if run is None or run == pipeline.run:  # `from` counts in the current run
+            start_step(last_step=pipeline.last_step, from_=from_)  # a bad `from` is a 400 now
+        elif from_ != "now" and not from_.isdigit():
+            raise ApplicationError("from must be 'now' or a step", details={"field": "from"})
+        egress = Egress(
+            request.user,
+            pipeline.pk,
+            found["name"],
+            from_,
+            snapshot == "true",
+            run=pipeline.run if run is None else run,
+        )
         return _ndjson(egress.lines())
 
 

@@ -24,6 +24,12 @@ PERMISSION_RECHECK_S = 2.0
 class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """On connect: the current state, then stored deltas after `?after_step=n`, then live.
 
+    Step numbers start again from 1 in each run of the pipeline (a deploy with
+    reset_state starts a new one): `?run=r` says which run `after_step` counts in.
+    When the pipeline is in another run now, the client gets a `reset` message (to
+    clear what it shows) and the stored deltas of the current run from its start.
+    While connected, a reset is passed on as it happens (sequencing.py).
+
     The user (session or API key) must see the pipeline: checked at connect and
     again while messages flow, so a user removed from the team stops receiving.
     `?team=` says which pipeline the name means when several of the user's teams
@@ -38,8 +44,9 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         query = parse_qs(self.scope.get("query_string", b"").decode())
         try:
             after_step = int(query.get("after_step", ["-1"])[0])
+            run = int(query["run"][0]) if query.get("run") else None
             team = query.get("team", [""])[0] or None
-            backlog = await self._backlog(after_step, team)
+            backlog = await self._backlog(after_step, run, team)
         except PermissionError:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -63,7 +70,7 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json(message)
 
     @database_sync_to_async
-    def _backlog(self, after_step: int, team: str | None) -> list[PipelineMessage]:
+    def _backlog(self, after_step: int, run: int | None, team: str | None) -> list[PipelineMessage]:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             raise PermissionError
@@ -71,19 +78,33 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.pipeline_id = pipeline.pk
         # Steps are stored whole (one transaction each), so every delta of the steps
         # through `last_step` is stored by now.
-        self.sequencer = DeltaSequencer(pipeline.last_step, self._stored_between)
+        self.sequencer = DeltaSequencer(pipeline.run, pipeline.last_step, self._stored_between)
         messages: list[PipelineMessage] = [
-            {"type": "state", "state": pipeline.state, "error": pipeline.error or None}
+            {
+                "type": "state",
+                "state": pipeline.state,
+                "error": pipeline.error or None,
+                "run": pipeline.run,
+            }
         ]
+        if run is not None and run != pipeline.run:  # the client's steps are another run's
+            messages.append({"type": "reset", "run": pipeline.run})
+            after_step = min(after_step, 0)
         if after_step >= 0:
-            deltas = selectors.pipeline_deltas(pipeline_id=pipeline.pk, after_step=after_step)
-            messages.extend(_delta_message(d) for d in deltas if d.step <= pipeline.last_step)
+            deltas = selectors.pipeline_deltas(
+                pipeline_id=pipeline.pk, after_step=after_step, run=pipeline.run
+            )
+            messages.extend(
+                _delta_message(d, pipeline.run) for d in deltas if d.step <= pipeline.last_step
+            )
         return messages
 
     @database_sync_to_async
-    def _stored_between(self, first: int, last: int) -> list[DeltaMessage]:
-        deltas = selectors.pipeline_deltas(pipeline_id=self.pipeline_id, after_step=first - 1)
-        return [_delta_message(d) for d in deltas if d.step <= last]
+    def _stored_between(self, run: int, first: int, last: int) -> list[DeltaMessage]:
+        deltas = selectors.pipeline_deltas(
+            pipeline_id=self.pipeline_id, after_step=first - 1, run=run
+        )
+        return [_delta_message(d, run) for d in deltas if d.step <= last]
 
     @database_sync_to_async
     def _still_allowed(self) -> bool:
@@ -105,11 +126,20 @@ class PipelineConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             self.checked_at = time.monotonic()
         message = event["message"]
         if message["type"] == "delta":
-            for delta in await self.sequencer.deliver(message):
-                await self.send_json(delta)
+            for out in await self.sequencer.deliver(message):
+                await self.send_json(out)
+        elif message["type"] == "reset":
+            for out in self.sequencer.reset(message["run"]):
+                await self.send_json(out)
         else:
             await self.send_json(message)
 
 
-def _delta_message(delta: ViewDelta) -> DeltaMessage:
-    return {"type": "delta", "step": delta.step, "view": delta.view, "changes": delta.changes}
+def _delta_message(delta: ViewDelta, run: int) -> DeltaMessage:
+    return {
+        "type": "delta",
+        "run": run,
+        "step": delta.step,
+        "view": delta.view,
+        "changes": delta.changes,
+    }

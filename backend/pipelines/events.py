@@ -16,6 +16,7 @@ log = logging.getLogger("weir.pipelines")
 
 class DeltaMessage(TypedDict):
     type: Literal["delta"]
+    run: int  # steps are numbered from 1 in each run (Pipeline.run)
     step: int
     view: str
     changes: list[dict[str, Any]]
@@ -25,6 +26,15 @@ class StateMessage(TypedDict):
     type: Literal["state"]
     state: str
     error: str | None
+    run: int
+
+
+class ResetMessage(TypedDict):
+    """The pipeline's run started over (a deploy with reset_state): what a follower has of
+    the run before is void, and the new run's steps are numbered from 1 again."""
+
+    type: Literal["reset"]
+    run: int
 
 
 class EventMessage(TypedDict):
@@ -39,7 +49,7 @@ class EventMessage(TypedDict):
     created_at: str  # ISO 8601
 
 
-PipelineMessage = DeltaMessage | StateMessage | EventMessage
+PipelineMessage = DeltaMessage | StateMessage | EventMessage | ResetMessage
 
 
 def group_name(pipeline_id: int) -> str:

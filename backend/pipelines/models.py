@@ -59,6 +59,10 @@ class Pipeline(models.Model):
     # Highest input sequence number the last recorded step consumed.
     processed_seq = models.BigIntegerField(default=0)
     last_step = models.BigIntegerField(default=0)
+    # Which run of the pipeline its steps belong to: a deploy with reset_state starts a new
+    # run (one more), whose steps are numbered from 1 again. Followers (websockets, egress)
+    # tell the runs apart by it (sequencing.py).
+    run = models.PositiveIntegerField(default=1)
     # Input rows refused so far, per relation ({"orders": 12}); DroppedRow logs some.
     dropped_counts = models.JSONField(default=dict)
     # Views a compatible deploy added to a pipeline that has run: the next step fills

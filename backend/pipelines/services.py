@@ -136,9 +136,11 @@ def pipeline_set_state(
         if to_state == State.FAILED:
             pipeline.desired_state = DesiredState.STOPPED
         pipeline.save(update_fields=["state", "error", "desired_state", "updated_at"])
+        run = pipeline.run
         transaction.on_commit(
             lambda: events.publish(
-                pipeline_id, {"type": "state", "state": to_state, "error": error or None}
+                pipeline_id,
+                {"type": "state", "state": to_state, "error": error or None, "run": run},
             )
         )
         events.record_event(
@@ -365,7 +367,12 @@ def _backfill(pipeline: Pipeline, views: list[str]) -> None:
 
 
 def _reset_run(pipeline: Pipeline) -> None:
-    """Forget what the pipeline computed; keep what it was given (the input log)."""
+    """Forget what the pipeline computed; keep what it was given (the input log).
+
+    The next run numbers its steps from 1 again: it is a new `run`, and everything that
+    follows the pipeline (websockets, egress streams) is told so once this commits, so
+    it starts over instead of taking the new run's steps for ones it has sent.
+    """
     PipelineStep.objects.filter(pipeline=pipeline).delete()
     ViewDelta.objects.filter(pipeline=pipeline).delete()
     DroppedRow.objects.filter(pipeline=pipeline).delete()
@@ -375,17 +382,21 @@ def _reset_run(pipeline: Pipeline) -> None:
     pipeline.processed_seq = 0
     pipeline.dropped_counts = {}
     pipeline.backfill_views = []
+    pipeline.run += 1
     pipeline.save(
         update_fields=[
             "last_step",
             "processed_seq",
             "dropped_counts",
             "backfill_views",
+            "run",
             "updated_at",
         ]
     )
     storage = storage_root(pipeline.pk, pipeline.config)
     transaction.on_commit(lambda: _remove_run_files(storage))
+    pipeline_id, run = pipeline.pk, pipeline.run
+    transaction.on_commit(lambda: events.publish(pipeline_id, {"type": "reset", "run": run}))
 
 
 def _remove_run_files(storage: Path) -> None:
@@ -529,6 +540,7 @@ def pipeline_record_step(
         )
         if backfilled:
             pipeline.backfill_views = []
+        run = pipeline.run
         pipeline.save(
             update_fields=[
                 "last_step",
@@ -540,7 +552,8 @@ def pipeline_record_step(
         )
     for view, changes in deltas.items():
         events.publish(
-            pipeline_id, {"type": "delta", "step": step, "view": view, "changes": changes}
+            pipeline_id,
+            {"type": "delta", "run": run, "step": step, "view": view, "changes": changes},
         )
     return step
 

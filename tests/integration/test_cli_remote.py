@@ -98,6 +98,7 @@ def test_deploy_push_status_and_tail_from_the_command_line(
     assert f"pipeline {name}: program version 2" in done.stdout
     done = weir(stack, "status", name)
     assert done.returncode == 0 and f"{name}" in done.stdout and "running" in done.stdout
+    assert "run 2 " in done.stdout, "the reset started the pipeline's second run"
     ndjson = tmp_path / "more.ndjson"
     ndjson.write_text('{"sensor": "c", "celsius": 15}\n')
     pushed = weir(stack, "push", str(ndjson), "--pipeline", name, "--table", "readings")

@@ -147,7 +147,7 @@ def test_websockets_and_egress_follow_the_pipeline_of_the_team_named(
         assert (lines.status, lines.body()["code"]) == (400, "team_required")
     with stack.stream(f"pipelines/{name}/egress/v?team={teams['a']}&snapshot=true",
                       key=both) as lines:  # fmt: skip
-        assert lines.next() == {"snapshot": True, "step": 0, "rows": []}
+        assert lines.next() == {"snapshot": True, "run": 1, "step": 0, "rows": []}
 
     # Each socket hears its own pipeline only, though the two have one name.
     with (

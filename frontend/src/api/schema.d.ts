@@ -208,7 +208,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A view's changes as JSON lines, until the client disconnects: optionally {"snapshot": true, "step": n, "rows": [...]}, then {"step": n, "changes": [...]} for each later step that changed the view. */
+        /** @description A view's changes as JSON lines, until the client disconnects: optionally {"snapshot": true, "run": r, "step": n, "rows": [...]}, then {"run": r, "step": n, "changes": [...]} for each later step that changed the view, and {"reset": true, "run": r} when a deploy with reset_state starts a new run. */
         get: operations["pipelines_egress"];
         put?: never;
         post?: never;
@@ -699,6 +699,9 @@ export interface components {
             desired_state: components["schemas"]["RunStateEnum"];
             state: components["schemas"]["PipelineStateEnum"];
             error: string;
+            /** @description the run its steps belong to: a deploy with reset_state starts the next, numbered from step 1 again */
+            run: number;
+            /** @description of the current run */
             last_step: number;
             on_runner_failure: components["schemas"]["OnRunnerFailureEnum"];
             /** @description The Spark runner's process id, while one runs. */
@@ -765,6 +768,7 @@ export interface components {
             pipeline: string;
             team: string;
             state: components["schemas"]["PipelineStateEnum"];
+            run: number;
             last_step: number;
             input_rows_total: number;
             ingested_seq: number;
@@ -1883,6 +1887,8 @@ export interface operations {
             query?: {
                 /** @description now (default): changes after the last step; a step k: after k */
                 from?: string;
+                /** @description the run `from` counts in (default: the current one); of a run that is over, the stream sends a reset line and the current run from its start */
+                run?: number;
                 /** @description first send the view's rows after the starting step */
                 snapshot?: boolean;
                 /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */

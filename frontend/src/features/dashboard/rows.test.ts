@@ -10,6 +10,7 @@ const pipeline = (over: Partial<Pipeline> = {}): Pipeline => ({
   desired_state: 'running',
   state: 'running',
   error: '',
+  run: 1,
   last_step: 3,
   on_runner_failure: 'fail',
   runner_pid: null,
