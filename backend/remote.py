@@ -2,8 +2,10 @@
 or a CI job.
 
 Each command reads the server from `--url` (or WEIR_URL) and the API key from
-`--api-key` (or WEIR_API_KEY). Exit status: 0 done, 1 the program has errors
-or the server refused, 2 usage errors or an unreachable server.
+`--api-key` (or WEIR_API_KEY). Names are unique within a team: a key's user in
+several teams says which with `--team` when more than one of them has the name.
+Exit status: 0 done, 1 the program has errors or the server refused, 2 usage
+errors or an unreachable server.
 """
 
 from __future__ import annotations
@@ -37,9 +39,19 @@ class Refused(Exception):
 
 
 class Client:
-    def __init__(self, url: str, api_key: str) -> None:
+    def __init__(self, url: str, api_key: str, team: str | None = None) -> None:
         self.url = url.rstrip("/")
         self.api_key = api_key
+        self.team = team
+
+    def named(self, path: str, team: str | None = None) -> str:
+        """`path` (a route under a program's or pipeline's name) for the team meant: `team`,
+        else --team, else none (the server finds the name among all the key's teams)."""
+        team = team or self.team
+        if team is None:
+            return path
+        separator = "&" if "?" in path else "?"
+        return f"{path}{separator}team={urllib.parse.quote(team)}"
 
     def call(
         self, method: str, path: str, body: Any = None, *, raw: bytes | None = None,
@@ -104,7 +116,6 @@ def add_remote_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
     deploy_cmd.add_argument("file", help="the program (.sql)")
     deploy_cmd.add_argument("--pipeline", required=True)
     deploy_cmd.add_argument("--program", help="the program's name (default: the pipeline's)")
-    deploy_cmd.add_argument("--team", help="the team of a new program, if you are in several")
     deploy_cmd.add_argument("--start", action="store_true", help="start (or restart) it")
     deploy_cmd.add_argument(
         "--reset-state",
@@ -133,6 +144,13 @@ def add_remote_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
     tail_cmd.add_argument(
         "--after-step", type=int, default=None, help="replay stored steps after N"
     )
+    tail_cmd.add_argument(
+        "--run",
+        type=int,
+        default=None,
+        help="the run --after-step counts in (default: the current one); of a run that is "
+        "over, a reset line comes first, then the current run from its start",
+    )
     tail_cmd.add_argument("--steps", type=int, default=None, help="stop after this many steps")
     tail_cmd.set_defaults(handler=partial(run_remote, action=tail_deltas))
 
@@ -155,6 +173,12 @@ def _command(
     parser = commands.add_parser(name, help=help_, description=help_)
     parser.add_argument("--url", default=os.environ.get("WEIR_URL", DEFAULT_URL))
     parser.add_argument("--api-key", default=os.environ.get("WEIR_API_KEY", ""))
+    parser.add_argument(
+        "--team",
+        default=os.environ.get("WEIR_TEAM") or None,
+        help="the team whose program or pipeline the name means (or WEIR_TEAM): needed "
+        "when the key's user is in several teams",
+    )
     return parser
 
 
@@ -166,9 +190,12 @@ def run_remote(
         print("weir: error: no API key: pass --api-key or set WEIR_API_KEY", file=sys.stderr)
         return EXIT_USAGE
     try:
-        return int(action(Client(args.url, args.api_key), args))
+        return int(action(Client(args.url, args.api_key, args.team), args))
     except Refused as refused:
         print(f"weir: error: {refused}", file=sys.stderr)
+        if isinstance(refused.body, dict) and refused.body.get("code") == "team_required":
+            teams = (refused.body.get("details") or {}).get("teams") or []
+            print(f"weir: pass --team (one of: {', '.join(teams)})", file=sys.stderr)
         return EXIT_REFUSED
     except urllib.error.URLError as err:
         print(f"weir: error: cannot reach {args.url}: {err.reason}", file=sys.stderr)
@@ -207,17 +234,23 @@ def deploy(client: Client, args: argparse.Namespace) -> int:
         saved = latest
         print(f"program {program}: unchanged, version {saved['version']}")
     elif latest is not None:
-        saved = client.call("PUT", f"programs/{program}", {"sql": sql})
+        saved = client.call(
+            "PUT", client.named(f"programs/{program}", latest["team"]), {"sql": sql}
+        )
         print(f"program {program}: version {saved['version']}")
     else:
         body = {"name": program, "sql": sql, **({"team": args.team} if args.team else {})}
         saved = client.call("POST", "programs", body)
         print(f"program {program}: version {saved['version']}")
-    if not client.exists(f"pipelines/{args.pipeline}"):
-        pipeline = client.call("POST", "pipelines", {"name": args.pipeline, "program": program})
+    # The pipeline runs the program: it is the one of the program's team.
+    client.team = saved["team"]
+    if not client.exists(client.named(f"pipelines/{args.pipeline}")):
+        pipeline = client.call(
+            "POST", "pipelines", {"name": args.pipeline, "program": program, "team": client.team}
+        )
         print(f"pipeline {args.pipeline}: created on program version {saved['version']}")
     else:
-        pipeline = client.call("GET", f"pipelines/{args.pipeline}")
+        pipeline = client.call("GET", client.named(f"pipelines/{args.pipeline}"))
         if pipeline["program_version"] == saved["version"] and not args.reset_state:
             print(
                 f"pipeline {args.pipeline}: already on program version {saved['version']}; "
@@ -229,7 +262,7 @@ def deploy(client: Client, args: argparse.Namespace) -> int:
                 return EXIT_REFUSED
             print(f"pipeline {args.pipeline}: program version {pipeline['program_version']}")
     if args.start and pipeline["state"] in ("stopped", "failed"):
-        client.call("POST", f"pipelines/{args.pipeline}/start")
+        client.call("POST", client.named(f"pipelines/{args.pipeline}/start"))
         pipeline = _wait_for(client, args.pipeline, {"running", "failed"})
         if pipeline["state"] == "failed":
             print(f"weir: pipeline failed: {pipeline['error']}", file=sys.stderr)
@@ -241,7 +274,7 @@ def deploy(client: Client, args: argparse.Namespace) -> int:
 def _latest(client: Client, program: str) -> Any:
     """The program's latest version, or None when there is no such program."""
     try:
-        return client.call("GET", f"programs/{program}")
+        return client.call("GET", client.named(f"programs/{program}"))
     except Refused as refused:
         if refused.status == 404:
             return None
@@ -252,7 +285,8 @@ def _unchanged(client: Client, latest: Any, sql: str, plan: Any) -> bool:
     """Does the latest version have this SQL and this plan?"""
     if latest["sql"] != sql:
         return False
-    stored = client.call("GET", f"programs/{latest['name']}/versions/{latest['version']}")
+    path = f"programs/{latest['name']}/versions/{latest['version']}"
+    stored = client.call("GET", client.named(path, latest["team"]))
     return bool(stored["plan"] == plan)
 
 
@@ -268,12 +302,14 @@ def _move_to_latest(client: Client, args: argparse.Namespace, pipeline: Any) -> 
                 file=sys.stderr,
             )
             return None
-        client.call("POST", f"pipelines/{args.pipeline}/stop")
+        client.call("POST", client.named(f"pipelines/{args.pipeline}/stop"))
         _wait_for(client, args.pipeline, {"stopped", "failed"})
         stopped_here = True
     try:
         return client.call(
-            "POST", f"pipelines/{args.pipeline}/deploy", {"reset_state": args.reset_state}
+            "POST",
+            client.named(f"pipelines/{args.pipeline}/deploy"),
+            {"reset_state": args.reset_state},
         )
     except Refused as refused:
         if not isinstance(refused.body, dict) or refused.body.get("code") != (
@@ -288,7 +324,7 @@ def _move_to_latest(client: Client, args: argparse.Namespace, pipeline: Any) -> 
             file=sys.stderr,
         )
         if stopped_here:  # leave it as it was found: running its deployed version
-            client.call("POST", f"pipelines/{args.pipeline}/start")
+            client.call("POST", client.named(f"pipelines/{args.pipeline}/start"))
             _wait_for(client, args.pipeline, {"running", "failed"})
         return None
 
@@ -298,7 +334,7 @@ def _wait_for(client: Client, pipeline: str, states: set[str], timeout: float = 
 
     deadline = time.monotonic() + timeout
     while True:
-        body = client.call("GET", f"pipelines/{pipeline}")
+        body = client.call("GET", client.named(f"pipelines/{pipeline}"))
         if body["state"] in states:
             return body
         if time.monotonic() > deadline:
@@ -307,16 +343,15 @@ def _wait_for(client: Client, pipeline: str, states: set[str], timeout: float = 
 
 
 def status(client: Client, args: argparse.Namespace) -> int:
-    rows = (
-        [client.call("GET", f"pipelines/{args.pipeline}")]
-        if args.pipeline
-        else client.call("GET", "pipelines")
-    )
+    if args.pipeline:
+        rows = [client.call("GET", client.named(f"pipelines/{args.pipeline}"))]
+    else:
+        rows = [p for p in client.call("GET", "pipelines") if client.team in (None, p["team"])]
     for p in rows:
         error = f"  {p['error'].splitlines()[0]}" if p["error"] else ""
         print(
-            f"{p['name']:<24} {p['state']:<9} {p['program']} v{p['program_version']}"
-            f"  step {p['last_step']}{error}"
+            f"{p['name']:<24} {p['team']:<16} {p['state']:<9} {p['program']} "
+            f"v{p['program_version']}  run {p['run']} step {p['last_step']}{error}"
         )
     return EXIT_OK
 
@@ -328,13 +363,13 @@ def push(client: Client, args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.bound is not None:
         answer = client.call(
-            "POST", f"{target}/bound", {"bound": args.bound, "strict": args.strict}
+            "POST", client.named(f"{target}/bound"), {"bound": args.bound, "strict": args.strict}
         )
         print(f"accepted the bound (sequence number {answer['seq']})")
         return EXIT_OK
     path = Path(args.file)
     if path.suffix.lower() == ".csv":
-        answer = client.call("POST", f"{target}?format=csv", raw=path.read_bytes(),
+        answer = client.call("POST", client.named(f"{target}?format=csv"), raw=path.read_bytes(),
                              content_type="text/csv")  # fmt: skip
     else:
         text = path.read_text(encoding="utf-8")
@@ -342,22 +377,26 @@ def push(client: Client, args: argparse.Namespace) -> int:
             changes = [json.loads(line) for line in text.splitlines() if line.strip()]
         else:
             changes = json.loads(text)
-        answer = client.call("POST", target, changes)
+        answer = client.call("POST", client.named(target), changes)
     print(f"accepted {answer['accepted']} changes (up to sequence number {answer['seq']})")
     return EXIT_OK
 
 
 def tail_deltas(client: Client, args: argparse.Namespace) -> int:
-    """Print each delta message of the pipeline's websocket as one JSON line."""
+    """Print each delta message of the pipeline's websocket as one JSON line, and each
+    reset (a deploy with reset_state started a new run, numbered from step 1 again)."""
     from websockets.exceptions import InvalidStatus
     from websockets.sync.client import connect
 
+    # Which pipeline the name means (404, or 400 team_required, in the error envelope).
+    pipeline = client.call("GET", client.named(f"pipelines/{args.pipeline}"))
     url = client.url.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
-    query = f"?after_step={args.after_step}" if args.after_step is not None else ""
+    params = {"after_step": args.after_step, "run": args.run, "team": pipeline["team"]}
+    query = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None})
     headers = {"Authorization": f"Bearer {client.api_key}"}
-    steps_seen: set[int] = set()
+    steps_seen: set[tuple[int, int]] = set()
     try:
-        ws = connect(f"{url}/ws/pipelines/{args.pipeline}/{query}", additional_headers=headers)
+        ws = connect(f"{url}/ws/pipelines/{args.pipeline}/?{query}", additional_headers=headers)
     except InvalidStatus as refused:
         raise Refused(
             refused.response.status_code, {"message": f"no pipeline '{args.pipeline}' for this key"}
@@ -365,10 +404,13 @@ def tail_deltas(client: Client, args: argparse.Namespace) -> int:
     with ws:
         for raw in ws:
             message = json.loads(raw)
+            if message["type"] == "reset":
+                print(json.dumps(message), flush=True)
+                continue
             if message["type"] != "delta" or (args.view and message["view"] != args.view):
                 continue
             print(json.dumps(message), flush=True)
-            steps_seen.add(message["step"])
+            steps_seen.add((message["run"], message["step"]))
             if args.steps is not None and len(steps_seen) >= args.steps:
                 break
     return EXIT_OK
@@ -377,7 +419,8 @@ def tail_deltas(client: Client, args: argparse.Namespace) -> int:
 def query(client: Client, args: argparse.Namespace) -> int:
     """Print a plain SELECT's rows, or a SELECT STREAM's columns and steps, as JSON lines."""
     steps = 0
-    for answer in client.lines("POST", f"pipelines/{args.pipeline}/query", {"sql": args.sql}):
+    path = client.named(f"pipelines/{args.pipeline}/query")
+    for answer in client.lines("POST", path, {"sql": args.sql}):
         if "rows" in answer:  # a plain SELECT: one answer
             for row in answer["rows"]:
                 print(json.dumps(row, ensure_ascii=False))
@@ -393,5 +436,7 @@ def query(client: Client, args: argparse.Namespace) -> int:
 
 
 def stats(client: Client, args: argparse.Namespace) -> int:
-    print(json.dumps(client.call("GET", f"pipelines/{args.pipeline}/stats"), indent=2))
+    print(
+        json.dumps(client.call("GET", client.named(f"pipelines/{args.pipeline}/stats")), indent=2)
+    )
     return EXIT_OK

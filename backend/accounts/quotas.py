@@ -2,7 +2,7 @@
 
 Programs and pipelines belong to teams (a pipeline to its program's team), so
 the limits are per team. The team's row is locked while counting, so two
-concurrent creates cannot both take the last place.
+concurrent creates cannot both take the last place (nor both take one name).
 """
 
 from django.conf import settings
@@ -40,5 +40,5 @@ def require_pipeline_room(team: Team) -> None:
     from backend.pipelines.models import Pipeline
 
     _lock(team)
-    count = Pipeline.objects.filter(program__team=team).count()
+    count = Pipeline.objects.filter(team=team).count()
     _require_room(team, count, settings.TEAM_MAX_PIPELINES, "pipeline")

@@ -77,6 +77,16 @@ class SchemaDocsApi(JsonErrors, SpectacularSwaggerView):
 
 
 API_PREFIX = "/api/"
+TEAM_PARAMETER_HELP = (
+    "the team whose object the name means: needed only when several of your teams have "
+    "one of that name (400 team_required, details.teams, otherwise)"
+)
+
+
+def team_param(request: Request) -> str | None:
+    """`?team=`: which of the caller's teams a name in the path means (docs/api.md, "Teams")."""
+    team = request.query_params.get("team")
+    return team or None
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

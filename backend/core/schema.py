@@ -5,6 +5,7 @@ path names and the database can refuse, besides what each view declares itself."
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.permissions import AllowAny
 
 UNSAFE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
@@ -20,7 +21,22 @@ DESCRIPTIONS = {
 }
 
 
+# Routes whose path names a program or a pipeline: names are unique within a team only.
+NAMED_BY_TEAM = ("/api/v1/programs/{name}", "/api/v1/pipelines/{name}")
+
+
 class ApiAutoSchema(AutoSchema):  # type: ignore[misc]
+    def get_override_parameters(self) -> list[Any]:
+        """Every route keyed by a program's or pipeline's name takes `?team=`."""
+        from backend.core.apis import TEAM_PARAMETER_HELP
+
+        parameters: list[Any] = list(super().get_override_parameters())
+        if self.path.startswith(NAMED_BY_TEAM):
+            parameters.append(
+                OpenApiParameter("team", str, required=False, description=TEAM_PARAMETER_HELP)
+            )
+        return parameters
+
     def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
         # Not at import: apis.py's decorators need this class, so it imports after it.
         from backend.core.apis import ErrorSerializer

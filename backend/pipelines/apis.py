@@ -18,12 +18,13 @@ from backend.core.apis import (
     ErrorSerializer,
     NdjsonRenderer,
     PlainTextRenderer,
+    team_param,
     text_renderers,
 )
 from backend.core.errors import ApplicationError, NotFound
 from backend.pipelines import prometheus, pumps, queries, selectors, services, stats, view_stats
 from backend.pipelines.config import effective_config
-from backend.pipelines.egress import Egress, start_step
+from backend.pipelines.egress import Egress, run_param, start_step
 from backend.pipelines.ingress import relation_named
 from backend.pipelines.models import (
     DesiredState,
@@ -75,12 +76,17 @@ class PipelineSerializer(serializers.Serializer):
     """A pipeline; list it with context {"summaries": stats.pipeline_summaries(...)}."""
 
     name = serializers.CharField()
+    team = serializers.CharField(source="team.name", help_text="its program's team")
     program = serializers.CharField(source="program.name")
     program_version = serializers.IntegerField(source="program_version.version")
     desired_state = serializers.ChoiceField(choices=DesiredState.choices)
     state = serializers.ChoiceField(choices=State.choices)
     error = serializers.CharField(allow_blank=True)
-    last_step = serializers.IntegerField()
+    run = serializers.IntegerField(
+        help_text="the run its steps belong to: a deploy with reset_state starts the next, "
+        "numbered from step 1 again"
+    )
+    last_step = serializers.IntegerField(help_text="of the current run")
     on_runner_failure = serializers.ChoiceField(choices=OnRunnerFailure.choices)
     runner_pid = serializers.IntegerField(
         allow_null=True, help_text="The Spark runner's process id, while one runs."
@@ -110,6 +116,12 @@ class PipelinePatchSerializer(serializers.Serializer):
 class PipelineCreateSerializer(serializers.Serializer):
     name = serializers.SlugField(max_length=100)
     program = serializers.SlugField(max_length=100)
+    team = serializers.SlugField(
+        max_length=100,
+        required=False,
+        help_text="the program's team (and so the pipeline's), when several of your teams "
+        "have a program of that name",
+    )
     on_runner_failure = serializers.ChoiceField(
         choices=OnRunnerFailure.choices, default=OnRunnerFailure.FAIL
     )
@@ -158,7 +170,9 @@ class PipelineListApi(APIView):
             409: ErrorSerializer,
         },
         operation_id="pipelines_create",
-        description="404 when there is no such program; 409 when the name is taken.",
+        description="The pipeline goes to its program's team. 404 when there is no such "
+        "program; 400 team_required when several of your teams have a program of that name "
+        "and `team` names none; 409 when the team has a pipeline of that name.",
     )
     def post(self, request: Request) -> Response:
         data = PipelineCreateSerializer(data=request.data)
@@ -173,7 +187,9 @@ class PipelineDetailApi(APIView):
     )
     def get(self, request: Request, name: str) -> Response:
         return Response(
-            PipelineSerializer(selectors.pipeline_get(user=request.user, name=name)).data
+            PipelineSerializer(
+                selectors.pipeline_get(user=request.user, name=name, team=team_param(request))
+            ).data
         )
 
     @extend_schema(
@@ -187,7 +203,9 @@ class PipelineDetailApi(APIView):
         operation_id="pipelines_update",
     )
     def patch(self, request: Request, name: str) -> Response:
-        selectors.pipeline_get(user=request.user, name=name)  # another team's: 404 first
+        selectors.pipeline_get(
+            user=request.user, name=name, team=team_param(request)
+        )  # another team's: 404 first
         body = request.data
         if not isinstance(body, dict):
             raise ApplicationError("Expected a JSON object {config, on_runner_failure}")
@@ -205,6 +223,7 @@ class PipelineDetailApi(APIView):
         pipeline = services.pipeline_configure(
             user=request.user,
             name=name,
+            team=team_param(request),
             actor=_actor(request),
             config=body.get("config"),
             on_runner_failure=failure,
@@ -238,7 +257,11 @@ class PipelineActionApi(APIView):
     )
     def post(self, request: Request, name: str, action: str) -> Response:
         pipeline = services.pipeline_request_action(
-            user=request.user, name=name, action=action, actor=_actor(request)
+            user=request.user,
+            name=name,
+            team=team_param(request),
+            action=action,
+            actor=_actor(request),
         )
         return Response(PipelineSerializer(pipeline).data, status=status.HTTP_202_ACCEPTED)
 
@@ -270,6 +293,7 @@ class PipelineDeployApi(APIView):
         pipeline = services.pipeline_deploy(
             user=request.user,
             name=name,
+            team=team_param(request),
             actor=_actor(request),
             reset_state=body.validated_data["reset_state"],
         )
@@ -320,7 +344,12 @@ class PipelineIngressApi(APIView):
         else:
             payload = request.data
         accepted, seq = services.pipeline_ingest(
-            user=request.user, name=name, relation=relation, changes=payload, format=format_
+            user=request.user,
+            name=name,
+            team=team_param(request),
+            relation=relation,
+            changes=payload,
+            format=format_,
         )
         return Response({"accepted": accepted, "seq": seq})
 
@@ -344,12 +373,18 @@ class PipelineBoundApi(APIView):
         operation_id="pipelines_ingress_bound",
     )
     def post(self, request: Request, name: str, relation: str) -> Response:
-        selectors.pipeline_get(user=request.user, name=name)  # another team's: 404 first
+        selectors.pipeline_get(
+            user=request.user, name=name, team=team_param(request)
+        )  # another team's: 404 first
         body = request.data
         if not isinstance(body, dict) or "bound" not in body:
             raise ApplicationError('Expected a rowtime bound {"bound": time, "strict": false}')
         accepted, seq = services.pipeline_ingest(
-            user=request.user, name=name, relation=relation, changes=[body]
+            user=request.user,
+            name=name,
+            team=team_param(request),
+            relation=relation,
+            changes=[body],
         )
         return Response({"accepted": accepted, "seq": seq})
 
@@ -365,8 +400,8 @@ class PipelineDeltasApi(APIView):
             after_step = int(request.query_params.get("after_step", "0"))
         except ValueError as err:
             raise ApplicationError("after_step must be an integer") from err
-        pipeline = selectors.pipeline_get(user=request.user, name=name)
-        deltas = selectors.pipeline_deltas(pipeline=pipeline, after_step=after_step)
+        pipeline = selectors.pipeline_get(user=request.user, name=name, team=team_param(request))
+        deltas = selectors.pipeline_deltas(pipeline_id=pipeline.pk, after_step=after_step)
         return Response(DeltaSerializer(deltas, many=True).data)
 
 
@@ -386,7 +421,7 @@ class LateRowsSerializer(serializers.Serializer):
 class PipelineLateRowsApi(APIView):
     @extend_schema(responses=LateRowsSerializer, operation_id="pipelines_late_rows")
     def get(self, request: Request, name: str) -> Response:
-        pipeline = selectors.pipeline_get(user=request.user, name=name)
+        pipeline = selectors.pipeline_get(user=request.user, name=name, team=team_param(request))
         logged = selectors.pipeline_dropped_rows(pipeline=pipeline)
         return Response(
             {
@@ -399,7 +434,7 @@ class PipelineLateRowsApi(APIView):
 class PipelineEventsApi(APIView):
     @extend_schema(responses=PipelineEventSerializer(many=True), operation_id="pipelines_events")
     def get(self, request: Request, name: str) -> Response:
-        pipeline = selectors.pipeline_get(user=request.user, name=name)
+        pipeline = selectors.pipeline_get(user=request.user, name=name, team=team_param(request))
         return Response(
             PipelineEventSerializer(selectors.pipeline_events(pipeline=pipeline), many=True).data
         )
@@ -442,7 +477,9 @@ class ViewStatsSerializer(serializers.Serializer):
 
 class PipelineStatsSerializer(serializers.Serializer):
     pipeline = serializers.CharField()
+    team = serializers.CharField()
     state = serializers.ChoiceField(choices=State.choices)
+    run = serializers.IntegerField()
     last_step = serializers.IntegerField()
     input_rows_total = serializers.IntegerField()
     ingested_seq = serializers.IntegerField()
@@ -492,7 +529,7 @@ class PipelineStatsApi(APIView):
         operation_id="pipelines_stats",
     )
     def get(self, request: Request, name: str) -> Response:
-        pipeline = selectors.pipeline_get(user=request.user, name=name)
+        pipeline = selectors.pipeline_get(user=request.user, name=name, team=team_param(request))
         return Response(stats.pipeline_stats(pipeline=pipeline))
 
 
@@ -512,7 +549,7 @@ class PipelineMetricsApi(APIView):
         operation_id="pipelines_metrics",
     )
     def get(self, request: Request, name: str) -> Response:
-        pipeline = selectors.pipeline_get(user=request.user, name=name)
+        pipeline = selectors.pipeline_get(user=request.user, name=name, team=team_param(request))
         params = MetricsQuerySerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         samples = stats.pipeline_metric_series(pipeline=pipeline, **params.validated_data)
@@ -555,6 +592,12 @@ class PipelineEgressApi(APIView):
                 "snapshot", bool, required=False,
                 description="first send the view's rows after the starting step",
             ),
+            OpenApiParameter(
+                "run", int, required=False,
+                description="the run `from` counts in (default: the current one); of a run "
+                "that is over, the stream sends a reset line and the current run from its "
+                "start",
+            ),
         ],
         responses={
             (200, "application/x-ndjson"): OpenApiTypes.STR,
@@ -563,18 +606,30 @@ class PipelineEgressApi(APIView):
         },
         operation_id="pipelines_egress",
         description="A view's changes as JSON lines, until the client disconnects: "
-        'optionally {"snapshot": true, "step": n, "rows": [...]}, then '
-        '{"step": n, "changes": [...]} for each later step that changed the view.',
+        'optionally {"snapshot": true, "run": r, "step": n, "rows": [...]}, then '
+        '{"run": r, "step": n, "changes": [...]} for each later step that changed the view, '
+        'and {"reset": true, "run": r} when a deploy with reset_state starts a new run.',
     )  # fmt: skip
     def get(self, request: Request, name: str, view: str) -> StreamingHttpResponse:
-        pipeline = selectors.pipeline_get(user=request.user, name=name)
+        pipeline = selectors.pipeline_get(user=request.user, name=name, team=team_param(request))
         snapshot = request.query_params.get("snapshot", "false")
         if snapshot not in ("true", "false"):
             raise ApplicationError("snapshot must be true or false", details={"field": "snapshot"})
         found = _published_view(pipeline, view)
         from_ = request.query_params.get("from", "now")
-        start_step(last_step=pipeline.last_step, from_=from_)  # a bad `from` is a 400 now
-        egress = Egress(request.user, name, found["name"], from_, snapshot == "true")
+        run = run_param(request.query_params.get("run"))
+        if run is None or run == pipeline.run:  # `from` counts in the current run
+            start_step(last_step=pipeline.last_step, from_=from_)  # a bad `from` is a 400 now
+        elif from_ != "now" and not from_.isdigit():
+            raise ApplicationError("from must be 'now' or a step", details={"field": "from"})
+        egress = Egress(
+            request.user,
+            pipeline.pk,
+            found["name"],
+            from_,
+            snapshot == "true",
+            run=pipeline.run if run is None else run,
+        )
         return _ndjson(egress.lines())
 
 
@@ -621,7 +676,7 @@ class PipelineQueryApi(APIView):
         '"changes": [...]} for each step from now on, until the client disconnects.',
     )
     def post(self, request: Request, name: str) -> HttpResponseBase:
-        pipeline = selectors.pipeline_get(user=request.user, name=name)
+        pipeline = selectors.pipeline_get(user=request.user, name=name, team=team_param(request))
         body = request.data
         if not isinstance(body, dict) or set(body) != {"sql"}:
             raise ApplicationError('Expected {"sql": "SELECT ..."}', details={"field": "sql"})
@@ -643,7 +698,9 @@ class PipelinePumpsApi(APIView):
     @extend_schema(responses=PipelinePumpSerializer(many=True), operation_id="pipelines_pumps")
     def get(self, request: Request, name: str) -> Response:
         return Response(
-            PipelinePumpSerializer(pumps.pump_list(user=request.user, name=name), many=True).data
+            PipelinePumpSerializer(
+                pumps.pump_list(user=request.user, name=name, team=team_param(request)), many=True
+            ).data
         )
 
 
@@ -656,6 +713,11 @@ class PipelinePumpActionApi(APIView):
     )
     def post(self, request: Request, name: str, pump: str, action: str) -> Response:
         shaped = pumps.pump_request_action(
-            user=request.user, name=name, pump=pump, action=action, actor=_actor(request)
+            user=request.user,
+            name=name,
+            team=team_param(request),
+            pump=pump,
+            action=action,
+            actor=_actor(request),
         )
         return Response(PipelinePumpSerializer(shaped).data, status=status.HTTP_202_ACCEPTED)

@@ -16,6 +16,7 @@ log = logging.getLogger("weir.pipelines")
 
 class DeltaMessage(TypedDict):
     type: Literal["delta"]
+    run: int  # steps are numbered from 1 in each run (Pipeline.run)
     step: int
     view: str
     changes: list[dict[str, Any]]
@@ -25,6 +26,15 @@ class StateMessage(TypedDict):
     type: Literal["state"]
     state: str
     error: str | None
+    run: int
+
+
+class ResetMessage(TypedDict):
+    """The pipeline's run started over (a deploy with reset_state): what a follower has of
+    the run before is void, and the new run's steps are numbered from 1 again."""
+
+    type: Literal["reset"]
+    run: int
 
 
 class EventMessage(TypedDict):
@@ -39,14 +49,15 @@ class EventMessage(TypedDict):
     created_at: str  # ISO 8601
 
 
-PipelineMessage = DeltaMessage | StateMessage | EventMessage
+PipelineMessage = DeltaMessage | StateMessage | EventMessage | ResetMessage
 
 
-def group_name(pipeline_name: str) -> str:
-    return f"pipeline.{pipeline_name}"
+def group_name(pipeline_id: int) -> str:
+    """A pipeline's Channels group, by id: names are unique within a team only."""
+    return f"pipeline.{pipeline_id}"
 
 
-def publish(pipeline_name: str, message: PipelineMessage) -> None:
+def publish(pipeline_id: int, message: PipelineMessage) -> None:
     """Send a message to every websocket watching the pipeline, if Redis answers.
 
     Publishing is best effort: what it announces is stored first, and consumers
@@ -57,10 +68,10 @@ def publish(pipeline_name: str, message: PipelineMessage) -> None:
     assert layer is not None, "CHANNEL_LAYERS is not configured"
     try:
         async_to_sync(layer.group_send)(
-            group_name(pipeline_name), {"type": "pipeline.message", "message": message}
+            group_name(pipeline_id), {"type": "pipeline.message", "message": message}
         )
     except (OSError, RedisError) as err:
-        log.warning("could not publish %s of %s: %s", message["type"], pipeline_name, err)
+        log.warning("could not publish %s of pipeline %s: %s", message["type"], pipeline_id, err)
 
 
 def event_message(event: PipelineEvent) -> EventMessage:
@@ -84,6 +95,6 @@ def record_event(
     event = PipelineEvent.objects.create(
         pipeline=pipeline, from_state=from_state, to_state=to_state, actor=actor, message=message
     )
-    name, message_ = pipeline.name, event_message(event)
-    transaction.on_commit(lambda: publish(name, message_))
+    pipeline_id, message_ = pipeline.pk, event_message(event)
+    transaction.on_commit(lambda: publish(pipeline_id, message_))
     return event

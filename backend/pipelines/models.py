@@ -4,6 +4,7 @@ from typing import Any
 from django.db import models
 from django.utils import timezone
 
+from backend.accounts.models import Team
 from backend.programs.models import Program, ProgramVersion
 
 
@@ -36,7 +37,9 @@ class Pipeline(models.Model):
     last acknowledged. The runner moves `state` towards `desired_state`.
     """
 
-    name = models.SlugField(max_length=100, unique=True)
+    # Unique within its team only (a pipeline's team is its program's).
+    name = models.SlugField(max_length=100)
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="pipelines")
     program = models.ForeignKey(Program, on_delete=models.PROTECT, related_name="pipelines")
     program_version = models.ForeignKey(ProgramVersion, on_delete=models.PROTECT)
     desired_state = models.CharField(
@@ -56,6 +59,10 @@ class Pipeline(models.Model):
     # Highest input sequence number the last recorded step consumed.
     processed_seq = models.BigIntegerField(default=0)
     last_step = models.BigIntegerField(default=0)
+    # Which run of the pipeline its steps belong to: a deploy with reset_state starts a new
+    # run (one more), whose steps are numbered from 1 again. Followers (websockets, egress)
+    # tell the runs apart by it (sequencing.py).
+    run = models.PositiveIntegerField(default=1)
     # Input rows refused so far, per relation ({"orders": 12}); DroppedRow logs some.
     dropped_counts = models.JSONField(default=dict)
     # Views a compatible deploy added to a pipeline that has run: the next step fills
@@ -65,6 +72,11 @@ class Pipeline(models.Model):
     config = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["team", "name"], name="unique_pipeline_name_per_team")
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -72,7 +72,8 @@ def prometheus_text(pipelines: Iterable[Pipeline]) -> str:
     now = timezone.now()
     lines: dict[str, list[str]] = {name: [] for name, _, _ in PROMETHEUS_METRICS}
     for pipeline in pipelines:
-        p = f'pipeline="{_label(pipeline.name)}"'
+        # Names are unique within a team only: the team label keeps two series apart.
+        p = f'team="{_label(pipeline.team.name)}",pipeline="{_label(pipeline.name)}"'
         sample = samples.get(pipeline.pk)
         summary = summaries[pipeline.pk]
 

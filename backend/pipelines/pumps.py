@@ -10,7 +10,7 @@ from django.db.models import F
 from backend.core.errors import Conflict, NotFound
 from backend.pipelines.events import record_event
 from backend.pipelines.models import Pipeline, Pump
-from backend.pipelines.selectors import pipeline_get, visible_pipelines
+from backend.pipelines.selectors import pipeline_get
 
 # Each action: the states it is allowed from, and the state it sets.
 PUMP_ACTIONS: dict[str, tuple[frozenset[str], str]] = {
@@ -43,23 +43,30 @@ def pumps_sync(*, pipeline: Pipeline, reset: bool = False) -> None:
             pump.save(update_fields=["state", "processed_rows", "updated_at"])
 
 
-def pump_list(*, user: AbstractBaseUser, name: str) -> list[dict[str, Any]]:
+def pump_list(
+    *, user: AbstractBaseUser, name: str, team: str | None = None
+) -> list[dict[str, Any]]:
     """Each pump with its target, sources, state and rows inserted so far."""
-    pipeline = pipeline_get(user=user, name=name)
+    pipeline = pipeline_get(user=user, name=name, team=team)
     stored = {p.name: p for p in Pump.objects.filter(pipeline=pipeline)}
     return [_shape(entry, stored[entry["name"]]) for entry in declared_pumps(pipeline)]
 
 
 def pump_request_action(
-    *, user: AbstractBaseUser, name: str, pump: str, action: str, actor: str
+    *,
+    user: AbstractBaseUser,
+    name: str,
+    pump: str,
+    action: str,
+    actor: str,
+    team: str | None = None,
 ) -> dict[str, Any]:
     if action not in PUMP_ACTIONS:
         raise NotFound(f"No pump action '{action}'")
     allowed, to_state = PUMP_ACTIONS[action]
     with transaction.atomic():
-        pipeline = visible_pipelines(user=user).select_for_update().filter(name=name).first()
-        if pipeline is None:
-            raise NotFound(f"No pipeline named '{name}'")
+        found = pipeline_get(user=user, name=name, team=team)
+        pipeline = Pipeline.objects.select_for_update().get(pk=found.pk)
         row = Pump.objects.select_for_update().filter(pipeline=pipeline, name=pump).first()
         if row is None:
             raise NotFound(f"Pipeline '{name}' has no pump '{pump}'")

@@ -29,9 +29,9 @@ from backend.pipelines.models import (
     ViewDelta,
 )
 from backend.pipelines.pumps import pumps_count_rows, pumps_sync
-from backend.pipelines.selectors import visible_pipelines
+from backend.pipelines.selectors import pipeline_get
 from backend.programs.models import ProgramVersion
-from backend.programs.selectors import program_latest_version
+from backend.programs.selectors import program_latest_of, program_latest_version
 from worker.runner.support import unsupported
 
 log = logging.getLogger("weir.pipelines")
@@ -62,11 +62,9 @@ def _locked_by_id(pipeline_id: int) -> Pipeline:
     return Pipeline.objects.select_for_update().get(pk=pipeline_id)
 
 
-def _locked(user: AbstractBaseUser, name: str) -> Pipeline:
-    pipeline = visible_pipelines(user=user).select_for_update().filter(name=name).first()
-    if pipeline is None:
-        raise NotFound(f"No pipeline named '{name}'")
-    return pipeline
+def _locked(user: AbstractBaseUser, name: str, team: str | None) -> Pipeline:
+    """The visible pipeline `name` (of `team`), its row locked for the transaction."""
+    return _locked_by_id(pipeline_get(user=user, name=name, team=team).pk)
 
 
 @transaction.atomic
@@ -75,15 +73,20 @@ def pipeline_create(
     user: AbstractBaseUser,
     name: str,
     program: str,
+    team: str | None = None,
     on_runner_failure: str = OnRunnerFailure.FAIL,
 ) -> Pipeline:
-    version = program_latest_version(user=user, name=program)
-    if Pipeline.objects.filter(name=name).exists():
-        raise Conflict(f"A pipeline named '{name}' already exists")
-    require_pipeline_room(version.program.team)
+    """A pipeline on the latest version of `program`, in that program's team (`team` says
+    which program when several of the user's teams have one of that name)."""
+    version = program_latest_version(user=user, name=program, team=team)
+    owner = version.program.team
+    require_pipeline_room(owner)  # locks the team: its names are checked one create at a time
+    if Pipeline.objects.filter(team=owner, name=name).exists():
+        raise Conflict(f"Team '{owner.name}' already has a pipeline named '{name}'")
     _require_runnable(version)
     pipeline = Pipeline.objects.create(
         name=name,
+        team=owner,
         program=version.program,
         program_version=version,
         on_runner_failure=on_runner_failure,
@@ -133,10 +136,11 @@ def pipeline_set_state(
         if to_state == State.FAILED:
             pipeline.desired_state = DesiredState.STOPPED
         pipeline.save(update_fields=["state", "error", "desired_state", "updated_at"])
-        name = pipeline.name
+        run = pipeline.run
         transaction.on_commit(
             lambda: events.publish(
-                name, {"type": "state", "state": to_state, "error": error or None}
+                pipeline_id,
+                {"type": "state", "state": to_state, "error": error or None, "run": run},
             )
         )
         events.record_event(
@@ -172,11 +176,11 @@ def pipeline_runner_exited(
 
 
 def pipeline_request_action(
-    *, user: AbstractBaseUser, name: str, action: str, actor: str
+    *, user: AbstractBaseUser, name: str, action: str, actor: str, team: str | None = None
 ) -> Pipeline:
     """Ask the runner for start, pause, resume or stop; a Celery task sees it through."""
     with transaction.atomic():
-        pipeline = _locked(user, name)
+        pipeline = _locked(user, name, team)
         _request(pipeline, action, actor)
     pipeline.refresh_from_db()
     return pipeline
@@ -220,6 +224,7 @@ def pipeline_configure(
     actor: str,
     config: Any = None,
     on_runner_failure: str | None = None,
+    team: str | None = None,
 ) -> Pipeline:
     """Change a stopped (or failed) pipeline's runtime configuration.
 
@@ -227,7 +232,7 @@ def pipeline_configure(
     the next start goes on from where the last run stopped.
     """
     with transaction.atomic():
-        pipeline = _locked(user, name)
+        pipeline = _locked(user, name, team)
         if pipeline.state not in (State.STOPPED, State.FAILED):
             raise ApplicationError(
                 f"Stop pipeline '{name}' before changing its configuration",
@@ -285,7 +290,12 @@ def _move_run_files(old: Path, new: Path) -> None:
 
 
 def pipeline_deploy(
-    *, user: AbstractBaseUser, name: str, actor: str, reset_state: bool = False
+    *,
+    user: AbstractBaseUser,
+    name: str,
+    actor: str,
+    reset_state: bool = False,
+    team: str | None = None,
 ) -> Pipeline:
     """Move a stopped pipeline to its program's latest version.
 
@@ -298,13 +308,13 @@ def pipeline_deploy(
     start processes every accepted input again (the input log keeps them all).
     """
     with transaction.atomic():
-        pipeline = _locked(user, name)
+        pipeline = _locked(user, name, team)
         if pipeline.state not in (State.STOPPED, State.FAILED):
             raise Conflict(
                 f"Stop pipeline '{name}' before deploying a new program version",
                 details={"state": pipeline.state},
             )
-        latest = program_latest_version(user=user, name=pipeline.program.name)
+        latest = program_latest_of(program=pipeline.program)
         _require_runnable(latest)
         previous = pipeline.program_version
         changes = plan_changes(previous.plan or {}, latest.plan or {})
@@ -357,7 +367,12 @@ def _backfill(pipeline: Pipeline, views: list[str]) -> None:
 
 
 def _reset_run(pipeline: Pipeline) -> None:
-    """Forget what the pipeline computed; keep what it was given (the input log)."""
+    """Forget what the pipeline computed; keep what it was given (the input log).
+
+    The next run numbers its steps from 1 again: it is a new `run`, and everything that
+    follows the pipeline (websockets, egress streams) is told so once this commits, so
+    it starts over instead of taking the new run's steps for ones it has sent.
+    """
     PipelineStep.objects.filter(pipeline=pipeline).delete()
     ViewDelta.objects.filter(pipeline=pipeline).delete()
     DroppedRow.objects.filter(pipeline=pipeline).delete()
@@ -367,17 +382,21 @@ def _reset_run(pipeline: Pipeline) -> None:
     pipeline.processed_seq = 0
     pipeline.dropped_counts = {}
     pipeline.backfill_views = []
+    pipeline.run += 1
     pipeline.save(
         update_fields=[
             "last_step",
             "processed_seq",
             "dropped_counts",
             "backfill_views",
+            "run",
             "updated_at",
         ]
     )
     storage = storage_root(pipeline.pk, pipeline.config)
     transaction.on_commit(lambda: _remove_run_files(storage))
+    pipeline_id, run = pipeline.pk, pipeline.run
+    transaction.on_commit(lambda: events.publish(pipeline_id, {"type": "reset", "run": run}))
 
 
 def _remove_run_files(storage: Path) -> None:
@@ -386,7 +405,13 @@ def _remove_run_files(storage: Path) -> None:
 
 
 def pipeline_ingest(
-    *, user: AbstractBaseUser, name: str, relation: str, changes: Any, format: str = "json"
+    *,
+    user: AbstractBaseUser,
+    name: str,
+    relation: str,
+    changes: Any,
+    format: str = "json",
+    team: str | None = None,
 ) -> tuple[int, int]:
     """Append changes to the pipeline's durable input log; all or nothing.
 
@@ -397,7 +422,7 @@ def pipeline_ingest(
     with transaction.atomic():
         # The row lock orders concurrent requests: sequence numbers commit in order,
         # so the runner never reads past a gap that a slower request fills later.
-        pipeline = _locked(user, name)
+        pipeline = _locked(user, name, team)
         if pipeline.state in INGRESS_CLOSED:
             raise Conflict(
                 f"Pipeline '{name}' is {pipeline.state}: start it before pushing data",
@@ -515,6 +540,7 @@ def pipeline_record_step(
         )
         if backfilled:
             pipeline.backfill_views = []
+        run = pipeline.run
         pipeline.save(
             update_fields=[
                 "last_step",
@@ -524,9 +550,11 @@ def pipeline_record_step(
                 "updated_at",
             ]
         )
-        name = pipeline.name
     for view, changes in deltas.items():
-        events.publish(name, {"type": "delta", "step": step, "view": view, "changes": changes})
+        events.publish(
+            pipeline_id,
+            {"type": "delta", "run": run, "step": step, "view": view, "changes": changes},
+        )
     return step
 
 

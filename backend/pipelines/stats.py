@@ -94,7 +94,9 @@ def pipeline_stats(*, pipeline: Pipeline) -> dict[str, Any]:
     inputs, processed = _rates(sample, now)
     return {
         "pipeline": pipeline.name,
+        "team": pipeline.team.name,
         "state": pipeline.state,
+        "run": pipeline.run,
         "last_step": pipeline.last_step,
         "input_rows_total": pipeline.ingested_seq,
         "ingested_seq": pipeline.ingested_seq,

@@ -6,7 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.core.apis import ErrorSerializer
+from backend.core.apis import ErrorSerializer, team_param
 from backend.programs import selectors, services
 from backend.programs.models import ProgramVersion
 
@@ -148,7 +148,7 @@ class ProgramListApi(APIView):
         },
         operation_id="programs_create",
         description="400 team_required when you are in several teams and name none; 404 "
-        "when you are not in the team named; 409 when the name is taken.",
+        "when you are not in the team named; 409 when the team has a program of that name.",
     )
     def post(self, request: Request) -> Response:
         data = ProgramCreateSerializer(data=request.data)
@@ -162,7 +162,9 @@ class ProgramDetailApi(APIView):
         responses={200: ProgramSerializer, 404: ErrorSerializer}, operation_id="programs_retrieve"
     )
     def get(self, request: Request, name: str) -> Response:
-        version = selectors.program_latest_version(user=request.user, name=name)
+        version = selectors.program_latest_version(
+            user=request.user, name=name, team=team_param(request)
+        )
         return Response(ProgramSerializer(version).data)
 
     @extend_schema(
@@ -174,7 +176,7 @@ class ProgramDetailApi(APIView):
         data = SqlInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         version = services.program_update(
-            user=request.user, name=name, sql=data.validated_data["sql"]
+            user=request.user, name=name, sql=data.validated_data["sql"], team=team_param(request)
         )
         return Response(ProgramSerializer(version).data)
 
@@ -182,7 +184,9 @@ class ProgramDetailApi(APIView):
 class ProgramVersionListApi(APIView):
     @extend_schema(responses=ProgramVersionSerializer(many=True), operation_id="programs_versions")
     def get(self, request: Request, name: str) -> Response:
-        versions = selectors.program_versions(user=request.user, name=name)
+        versions = selectors.program_versions(
+            user=request.user, name=name, team=team_param(request)
+        )
         return Response(ProgramVersionSerializer(versions, many=True).data)
 
 
@@ -193,5 +197,7 @@ class ProgramVersionDetailApi(APIView):
         description="One saved version with its compile result: diagnostics, catalog and plan.",
     )
     def get(self, request: Request, name: str, version: int) -> Response:
-        found = selectors.program_version(user=request.user, name=name, version=version)
+        found = selectors.program_version(
+            user=request.user, name=name, version=version, team=team_param(request)
+        )
         return Response(ProgramVersionDetailSerializer(found).data)

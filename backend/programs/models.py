@@ -6,10 +6,16 @@ from backend.accounts.models import Team
 class Program(models.Model):
     """A named program; its text lives in versions, the newest is current."""
 
-    name = models.SlugField(max_length=100, unique=True)
+    # Unique within its team only: teams do not see (or collide with) each other's names.
+    name = models.SlugField(max_length=100)
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="programs")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["team", "name"], name="unique_program_name_per_team")
+        ]
 
     def __str__(self) -> str:
         return self.name

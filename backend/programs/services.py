@@ -13,7 +13,7 @@ from backend.compiler import compile_program
 from backend.core.errors import ApplicationError, Conflict, NotFound
 from backend.programs import compile_caches
 from backend.programs.models import Program, ProgramVersion
-from backend.programs.selectors import visible_programs
+from backend.programs.selectors import program_get
 
 
 def program_validate(*, sql: str, user: AbstractBaseUser | None = None) -> dict[str, Any]:
@@ -72,19 +72,20 @@ def program_create(
     *, user: AbstractBaseUser, name: str, sql: str, team: str | None = None
 ) -> ProgramVersion:
     owner = _owning_team(user, team)
-    if Program.objects.filter(name=name).exists():
-        raise Conflict(f"A program named '{name}' already exists")
-    require_program_room(owner)
+    require_program_room(owner)  # locks the team: its names are checked one create at a time
+    if Program.objects.filter(team=owner, name=name).exists():
+        raise Conflict(f"Team '{owner.name}' already has a program named '{name}'")
     program = Program.objects.create(name=name, team=owner)
     return _compiled_version(program=program, version=1, sql=sql)
 
 
 @transaction.atomic
-def program_update(*, user: AbstractBaseUser, name: str, sql: str) -> ProgramVersion:
+def program_update(
+    *, user: AbstractBaseUser, name: str, sql: str, team: str | None = None
+) -> ProgramVersion:
     """Save a new version of the program (the previous ones are kept)."""
-    program = visible_programs(user=user).select_for_update().filter(name=name).first()
-    if program is None:
-        raise NotFound(f"No program named '{name}'")
+    found = program_get(user=user, name=name, team=team)
+    program = Program.objects.select_for_update().get(pk=found.pk)
     latest = program.versions.order_by("-version").first()
     version = _compiled_version(
         program=program, version=(latest.version + 1 if latest else 1), sql=sql

@@ -5,7 +5,8 @@ import { KeysPage } from './features/keys/KeysPage';
 import { PipelinePage } from './features/pipeline/PipelinePage';
 import { ProgramPage } from './features/program/ProgramPage';
 import { Link, navigate, useLocation } from './features/shell/router';
-import { canonicalRedirect, parseRoute, type Route } from './lib/routes';
+import { refKey, refLabel } from './lib/refs';
+import { canonicalRedirect, parseRoute, routeRef, type Route } from './lib/routes';
 
 interface Props {
   user: User;
@@ -20,14 +21,18 @@ function NavLink({ to, active, children }: { to: string; active: boolean; childr
   );
 }
 
-function Page({ route }: { route: Route }) {
+function Page({ route, teams }: { route: Route; teams: readonly string[] }) {
   switch (route.page) {
     case 'dashboard':
-      return <DashboardPage />;
-    case 'pipeline':
-      return <PipelinePage key={route.name} name={route.name} tab={route.tab} />;
-    case 'program':
-      return <ProgramPage key={route.name} name={route.name} tab={route.tab} />;
+      return <DashboardPage teams={teams} />;
+    case 'pipeline': {
+      const target = routeRef(route);
+      return <PipelinePage key={refKey(target)} target={target} tab={route.tab} />;
+    }
+    case 'program': {
+      const target = routeRef(route);
+      return <ProgramPage key={refKey(target)} target={target} tab={route.tab} teams={teams} />;
+    }
     case 'keys':
       return <KeysPage />;
     case 'not-found':
@@ -69,7 +74,7 @@ export function App({ user, onSignOut }: Props) {
         </nav>
         {route.page === 'pipeline' || route.page === 'program' ? (
           <span className="crumb mono" data-testid="program-name">
-            {route.page === 'pipeline' ? `pipeline ${route.name}` : `${route.name}.sql`}
+            {route.page === 'pipeline' ? `pipeline ${refLabel(routeRef(route))}` : `${refLabel(routeRef(route))}.sql`}
           </span>
         ) : null}
         <span className="spacer" />
@@ -80,7 +85,7 @@ export function App({ user, onSignOut }: Props) {
           Sign out
         </button>
       </header>
-      <Page route={route} />
+      <Page route={route} teams={user.teams} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import sys
 import uuid
 from pathlib import Path
 
+from tests.integration.test_teams import member
 from tests.live import LiveStack
 
 PROGRAM = """\
@@ -97,6 +98,7 @@ def test_deploy_push_status_and_tail_from_the_command_line(
     assert f"pipeline {name}: program version 2" in done.stdout
     done = weir(stack, "status", name)
     assert done.returncode == 0 and f"{name}" in done.stdout and "running" in done.stdout
+    assert "run 2 " in done.stdout, "the reset started the pipeline's second run"
     ndjson = tmp_path / "more.ndjson"
     ndjson.write_text('{"sensor": "c", "celsius": 15}\n')
     pushed = weir(stack, "push", str(ndjson), "--pipeline", name, "--table", "readings")
@@ -157,3 +159,37 @@ def test_deploying_the_same_program_again_saves_nothing_and_restarts_nothing(
     assert f"pipeline {name}: running" in done.stdout
     stack.api("POST", f"pipelines/{name}/stop")
     stack.wait_for_state(name, "stopped")
+
+
+def test_a_user_in_several_teams_names_the_team_with_team(stack: LiveStack, tmp_path: Path) -> None:
+    suffix = uuid.uuid4().hex[:6]
+    a, b, name = f"ci-a-{suffix}", f"ci-b-{suffix}", f"cli-{suffix}"
+    key = member(stack, a, b)
+    program = tmp_path / "program.sql"
+    program.write_text(PROGRAM)
+    done = weir(stack, "deploy", str(program), "--pipeline", name, key=key)
+    assert done.returncode == 1 and f"pass --team (one of: {a}, {b})" in done.stderr
+    for team in (a, b):  # one name in each team
+        done = weir(stack, "deploy", str(program), "--pipeline", name, "--team", team, key=key)
+        assert done.returncode == 0, done.stderr
+        assert f"pipeline {name}: created on program version 1" in done.stdout
+
+    for command in (["status", name], ["stats", name], ["tail", name], ["query", name, "SELECT 1"]):
+        done = weir(stack, *command, key=key)
+        assert done.returncode == 1, command
+        assert "team_required" not in done.stdout and f"one of: {a}, {b}" in done.stderr, command
+    done = weir(stack, "status", name, "--team", b, key=key)
+    assert done.returncode == 0 and b in done.stdout and a not in done.stdout
+    done = weir(stack, "status", key=key)
+    assert [line.split()[:2] for line in done.stdout.splitlines()] == [[name, a], [name, b]]
+
+    # A new version deployed to one team's program leaves the other's alone.
+    program.write_text(PROGRAM + "CREATE VIEW cold AS SELECT sensor FROM readings;\n")
+    done = weir(stack, "deploy", str(program), "--pipeline", name, "--team", b, key=key)
+    assert done.returncode == 0, done.stderr
+    assert f"pipeline {name}: program version 2" in done.stdout
+    versions = {
+        team: stack.api("GET", f"pipelines/{name}?team={team}", key=key)[1]["program_version"]
+        for team in (a, b)
+    }
+    assert versions == {a: 1, b: 2}

@@ -244,18 +244,24 @@ def test_stats_metrics_summary_and_prometheus_follow_the_steps(stack: LiveStack)
     )
     assert (status, body["code"]) == (403, "permission_denied")
 
-    text = prometheus(stack)
-    assert f'weir_pipeline_state{{pipeline="{pipeline}",state="running"}} 1' in text
-    assert f'weir_pipeline_input_rows_total{{pipeline="{pipeline}"}} 4' in text
-    assert f'weir_pipeline_late_rows_total{{pipeline="{pipeline}",relation="visits"}} 1' in text
-    assert f'weir_view_rows{{pipeline="{pipeline}",view="slow"}} 1' in text
-    assert f'weir_pipeline_lag_rows{{pipeline="{pipeline}"}} 0' in text
-    assert f'weir_view_lag_rows{{pipeline="{pipeline}",view="per_hour"}} 0' in text
-    assert f'weir_pipeline_errors_total{{pipeline="{pipeline}"}} 0' in text
-    per_hour_state = rf'^weir_view_state_rows{{pipeline="{pipeline}",view="per_hour"}} [1-9]'
+    text = prometheus(stack)  # labelled with the team too: names are unique per team only
+    assert f'weir_pipeline_state{{team="testers",pipeline="{pipeline}",state="running"}} 1' in text
+    assert f'weir_pipeline_input_rows_total{{team="testers",pipeline="{pipeline}"}} 4' in text
+    assert (
+        f'weir_pipeline_late_rows_total{{team="testers",pipeline="{pipeline}",relation="visits"}} 1'
+        in text
+    )
+    assert f'weir_view_rows{{team="testers",pipeline="{pipeline}",view="slow"}} 1' in text
+    assert f'weir_pipeline_lag_rows{{team="testers",pipeline="{pipeline}"}} 0' in text
+    assert f'weir_view_lag_rows{{team="testers",pipeline="{pipeline}",view="per_hour"}} 0' in text
+    assert f'weir_pipeline_errors_total{{team="testers",pipeline="{pipeline}"}} 0' in text
+    per_hour_state = (
+        rf'^weir_view_state_rows{{team="testers",pipeline="{pipeline}",view="per_hour"}} [1-9]'
+    )
     assert re.search(per_hour_state, text, re.M)
     # visits.at: 12:00 seen, LATENESS 1 hour: 2026-01-01 11:00:00 UTC in Unix seconds.
-    waterline = f'weir_pipeline_waterline{{pipeline="{pipeline}",relation="visits",column="at"}}'
+    labels = f'team="testers",pipeline="{pipeline}",relation="visits",column="at"'
+    waterline = f"weir_pipeline_waterline{{{labels}}}"
     assert f"{waterline} 1767265200.0" in text.splitlines()
     for line in text.splitlines():
         assert line.startswith("#") or re.fullmatch(r"[a-z_]+\{[^}]*\} \S+", line), line

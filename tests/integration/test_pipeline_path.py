@@ -125,6 +125,7 @@ def test_pipeline_runs_on_spark_and_pause_resume_stop_lose_no_row(stack: LiveSta
         delta = next_message(ws, "delta")
         assert delta == {
             "type": "delta",
+            "run": 1,
             "step": 1,
             "view": "large_orders",
             "changes": [{"insert": {"id": 1, "who": "ada"}}],

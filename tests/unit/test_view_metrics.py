@@ -115,7 +115,7 @@ def test_stats_series_and_prometheus_carry_each_views_figures() -> None:
     assert step_two["per_k"]["late_rows"] == 0 and step_two["per_k"]["lag_rows"] == 0
 
     text = prometheus.prometheus_text([pipeline])
-    p = 'pipeline="per-view"'
+    p = 'team="ops",pipeline="per-view"'
     for line in (
         f'weir_view_lag_rows{{{p},view="fed"}} 6',
         f'weir_view_state_rows{{{p},view="per_k"}} 7',

@@ -1,4 +1,5 @@
 /** One function per control plane call the page makes (docs/contracts.md). */
+import { withTeam, type Ref } from '../lib/refs';
 import { createApiClient, type ApiClient } from './client';
 import type {
   ApiKey,
@@ -26,6 +27,10 @@ const BASE = '/api/v1';
 
 const seg = (s: string): string => encodeURIComponent(s);
 
+/** A pipeline's route: `rest` after its name, then `?team=` when the ref names the team. */
+const pipe = (ref: Ref, rest = ''): string => withTeam(`${BASE}/pipelines/${seg(ref.name)}${rest}`, ref.team);
+const prog = (ref: Ref, rest = ''): string => withTeam(`${BASE}/programs/${seg(ref.name)}${rest}`, ref.team);
+
 export function createEndpoints(client: ApiClient) {
   return {
     session: () => client.request<Session>('GET', `${BASE}/auth/session`),
@@ -35,57 +40,49 @@ export function createEndpoints(client: ApiClient) {
     validate: (sql: string, signal?: AbortSignal) =>
       client.request<ValidateResponse>('POST', `${BASE}/validate`, { body: { sql }, signal }),
     listPrograms: () => client.request<Program[]>('GET', `${BASE}/programs`),
-    getProgram: (name: string) => client.request<Program>('GET', `${BASE}/programs/${seg(name)}`),
-    createProgram: (name: string, sql: string) =>
-      client.request<Program>('POST', `${BASE}/programs`, { body: { name, sql } }),
-    programVersions: (name: string) =>
-      client.request<ProgramVersion[]>('GET', `${BASE}/programs/${seg(name)}/versions`),
-    saveProgram: (name: string, sql: string) =>
-      client.request<Program>('PUT', `${BASE}/programs/${seg(name)}`, { body: { sql } }),
+    getProgram: (program: Ref) => client.request<Program>('GET', prog(program)),
+    /** `team`: needed when the user is in several teams. */
+    createProgram: (name: string, sql: string, team: string | null = null) =>
+      client.request<Program>('POST', `${BASE}/programs`, { body: { name, sql, ...(team === null ? {} : { team }) } }),
+    programVersions: (program: Ref) => client.request<ProgramVersion[]>('GET', prog(program, '/versions')),
+    saveProgram: (program: Ref, sql: string) => client.request<Program>('PUT', prog(program), { body: { sql } }),
     listPipelines: (signal?: AbortSignal) => client.request<Pipeline[]>('GET', `${BASE}/pipelines`, { signal }),
-    getPipeline: (name: string) => client.request<Pipeline>('GET', `${BASE}/pipelines/${seg(name)}`),
-    createPipeline: (name: string, program: string) =>
-      client.request<Pipeline>('POST', `${BASE}/pipelines`, { body: { name, program } }),
+    getPipeline: (pipeline: Ref) => client.request<Pipeline>('GET', pipe(pipeline)),
+    /** In the program's team (`program.team` says which program when several teams have the name). */
+    createPipeline: (name: string, program: Ref) =>
+      client.request<Pipeline>('POST', `${BASE}/pipelines`, {
+        body: { name, program: program.name, ...(program.team === null ? {} : { team: program.team }) },
+      }),
     /** `resetState` starts the run over (docs/api.md "Deploying a new version"). */
-    deployPipeline: (name: string, resetState = false) =>
-      client.request<Pipeline>('POST', `${BASE}/pipelines/${seg(name)}/deploy`, {
+    deployPipeline: (pipeline: Ref, resetState = false) =>
+      client.request<Pipeline>('POST', pipe(pipeline, '/deploy'), {
         body: { reset_state: resetState } satisfies DeployRequest,
       }),
-    pipelineAction: (name: string, action: PipelineAction) =>
-      client.request<Pipeline>('POST', `${BASE}/pipelines/${seg(name)}/${action}`),
-    ingest: (pipeline: string, table: string, changes: Change[]) =>
-      client.request<IngressResponse>('POST', `${BASE}/pipelines/${seg(pipeline)}/ingress/${seg(table)}`, {
-        body: changes,
+    pipelineAction: (pipeline: Ref, action: PipelineAction) => client.request<Pipeline>('POST', pipe(pipeline, `/${action}`)),
+    ingest: (pipeline: Ref, table: string, changes: Change[]) =>
+      client.request<IngressResponse>('POST', pipe(pipeline, `/ingress/${seg(table)}`), { body: changes }),
+    ingestCsv: (pipeline: Ref, table: string, csv: string) =>
+      client.request<IngressResponse>('POST', pipe(pipeline, `/ingress/${seg(table)}?format=csv`), {
+        text: { body: csv, contentType: 'text/csv' },
       }),
-    ingestCsv: (pipeline: string, table: string, csv: string) =>
-      client.request<IngressResponse>(
-        'POST',
-        `${BASE}/pipelines/${seg(pipeline)}/ingress/${seg(table)}?format=csv`,
-        { text: { body: csv, contentType: 'text/csv' } },
-      ),
-    lateRows: (pipeline: string, signal?: AbortSignal) =>
-      client.request<LateRows>('GET', `${BASE}/pipelines/${seg(pipeline)}/late_rows`, { signal }),
-    events: (pipeline: string, signal?: AbortSignal) =>
-      client.request<PipelineEvent[]>('GET', `${BASE}/pipelines/${seg(pipeline)}/events`, { signal }),
-    stats: (pipeline: string, signal?: AbortSignal) =>
-      client.request<PipelineStats>('GET', `${BASE}/pipelines/${seg(pipeline)}/stats`, { signal }),
-    metrics: (pipeline: string, limit: number, signal?: AbortSignal) =>
-      client.request<MetricsSample[]>('GET', `${BASE}/pipelines/${seg(pipeline)}/metrics?limit=${limit}`, {
-        signal,
-      }),
+    lateRows: (pipeline: Ref, signal?: AbortSignal) => client.request<LateRows>('GET', pipe(pipeline, '/late_rows'), { signal }),
+    events: (pipeline: Ref, signal?: AbortSignal) =>
+      client.request<PipelineEvent[]>('GET', pipe(pipeline, '/events'), { signal }),
+    stats: (pipeline: Ref, signal?: AbortSignal) => client.request<PipelineStats>('GET', pipe(pipeline, '/stats'), { signal }),
+    metrics: (pipeline: Ref, limit: number, signal?: AbortSignal) =>
+      client.request<MetricsSample[]>('GET', pipe(pipeline, `/metrics?limit=${limit}`), { signal }),
     /** The raw answer: JSON for a snapshot SELECT, NDJSON for SELECT STREAM. */
-    query: (pipeline: string, sql: string, signal?: AbortSignal) =>
-      client.open('POST', `${BASE}/pipelines/${seg(pipeline)}/query`, { body: { sql }, signal }),
-    pumps: (pipeline: string, signal?: AbortSignal) =>
-      client.request<PumpStatus[]>('GET', `${BASE}/pipelines/${seg(pipeline)}/pumps`, { signal }),
-    pumpAction: (pipeline: string, pump: string, action: PumpAction) =>
-      client.request<PumpStatus>('POST', `${BASE}/pipelines/${seg(pipeline)}/pumps/${seg(pump)}/${action}`),
-    bound: (pipeline: string, table: string, bound: string, strict: boolean) =>
-      client.request<IngressResponse>('POST', `${BASE}/pipelines/${seg(pipeline)}/ingress/${seg(table)}/bound`, {
+    query: (pipeline: Ref, sql: string, signal?: AbortSignal) =>
+      client.open('POST', pipe(pipeline, '/query'), { body: { sql }, signal }),
+    pumps: (pipeline: Ref, signal?: AbortSignal) => client.request<PumpStatus[]>('GET', pipe(pipeline, '/pumps'), { signal }),
+    pumpAction: (pipeline: Ref, pump: string, action: PumpAction) =>
+      client.request<PumpStatus>('POST', pipe(pipeline, `/pumps/${seg(pump)}/${action}`)),
+    bound: (pipeline: Ref, table: string, bound: string, strict: boolean) =>
+      client.request<IngressResponse>('POST', pipe(pipeline, `/ingress/${seg(table)}/bound`), {
         body: { bound, strict },
       }),
-    patchConfig: (pipeline: string, config: Partial<PipelineConfig>) =>
-      client.request<Pipeline>('PATCH', `${BASE}/pipelines/${seg(pipeline)}`, { body: { config } }),
+    patchConfig: (pipeline: Ref, config: Partial<PipelineConfig>) =>
+      client.request<Pipeline>('PATCH', pipe(pipeline), { body: { config } }),
     listApiKeys: () => client.request<ApiKey[]>('GET', `${BASE}/api_keys`),
     createApiKey: (name: string, scope: ApiKeyScope) =>
       client.request<ApiKeyCreated>('POST', `${BASE}/api_keys`, { body: { name, scope } }),

@@ -127,7 +127,7 @@ export interface paths {
         };
         get: operations["pipelines_list"];
         put?: never;
-        /** @description 404 when there is no such program; 409 when the name is taken. */
+        /** @description The pipeline goes to its program's team. 404 when there is no such program; 400 team_required when several of your teams have a program of that name and `team` names none; 409 when the team has a pipeline of that name. */
         post: operations["pipelines_create"];
         delete?: never;
         options?: never;
@@ -208,7 +208,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A view's changes as JSON lines, until the client disconnects: optionally {"snapshot": true, "step": n, "rows": [...]}, then {"step": n, "changes": [...]} for each later step that changed the view. */
+        /** @description A view's changes as JSON lines, until the client disconnects: optionally {"snapshot": true, "run": r, "step": n, "rows": [...]}, then {"run": r, "step": n, "changes": [...]} for each later step that changed the view, and {"reset": true, "run": r} when a deploy with reset_state starts a new run. */
         get: operations["pipelines_egress"];
         put?: never;
         post?: never;
@@ -372,7 +372,7 @@ export interface paths {
         };
         get: operations["programs_list"];
         put?: never;
-        /** @description 400 team_required when you are in several teams and name none; 404 when you are not in the team named; 409 when the name is taken. */
+        /** @description 400 team_required when you are in several teams and name none; 404 when you are not in the team named; 409 when the team has a program of that name. */
         post: operations["programs_create"];
         delete?: never;
         options?: never;
@@ -692,11 +692,16 @@ export interface components {
         /** @description A pipeline; list it with context {"summaries": stats.pipeline_summaries(...)}. */
         Pipeline: {
             name: string;
+            /** @description its program's team */
+            team: string;
             program: string;
             program_version: number;
             desired_state: components["schemas"]["RunStateEnum"];
             state: components["schemas"]["PipelineStateEnum"];
             error: string;
+            /** @description the run its steps belong to: a deploy with reset_state starts the next, numbered from step 1 again */
+            run: number;
+            /** @description of the current run */
             last_step: number;
             on_runner_failure: components["schemas"]["OnRunnerFailureEnum"];
             /** @description The Spark runner's process id, while one runs. */
@@ -723,6 +728,8 @@ export interface components {
         PipelineCreateRequest: {
             name: string;
             program: string;
+            /** @description the program's team (and so the pipeline's), when several of your teams have a program of that name */
+            team?: string;
             /** @default fail */
             on_runner_failure: components["schemas"]["OnRunnerFailureEnum"];
         };
@@ -759,7 +766,9 @@ export interface components {
         PipelineStateEnum: "stopped" | "starting" | "running" | "pausing" | "paused" | "resuming" | "stopping" | "failed";
         PipelineStats: {
             pipeline: string;
+            team: string;
             state: components["schemas"]["PipelineStateEnum"];
+            run: number;
             last_step: number;
             input_rows_total: number;
             ingested_seq: number;
@@ -1488,7 +1497,10 @@ export interface operations {
     };
     pipelines_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -1503,6 +1515,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not signed in: no session and no valid API key */
@@ -1536,7 +1557,10 @@ export interface operations {
     };
     pipelines_update: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -1626,7 +1650,10 @@ export interface operations {
     };
     pipelines_action: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 /** @description the lifecycle action (docs/api.md) */
@@ -1705,6 +1732,8 @@ export interface operations {
         parameters: {
             query?: {
                 after_step?: number;
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
             };
             header?: never;
             path: {
@@ -1762,7 +1791,10 @@ export interface operations {
     };
     pipelines_deploy: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -1855,8 +1887,12 @@ export interface operations {
             query?: {
                 /** @description now (default): changes after the last step; a step k: after k */
                 from?: string;
+                /** @description the run `from` counts in (default: the current one); of a run that is over, the stream sends a reset line and the current run from its start */
+                run?: number;
                 /** @description first send the view's rows after the starting step */
                 snapshot?: boolean;
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
             };
             header?: never;
             path: {
@@ -1919,7 +1955,10 @@ export interface operations {
     };
     pipelines_events: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -1934,6 +1973,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PipelineEvent"][];
+                };
+            };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not signed in: no session and no valid API key */
@@ -1969,6 +2017,8 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "csv" | "json";
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
             };
             header?: never;
             path: {
@@ -2059,7 +2109,10 @@ export interface operations {
     };
     pipelines_ingress_bound: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -2150,7 +2203,10 @@ export interface operations {
     };
     pipelines_late_rows: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -2165,6 +2221,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LateRows"];
+                };
+            };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not signed in: no session and no valid API key */
@@ -2202,6 +2267,8 @@ export interface operations {
                 /** @description default 300, at most 10000 */
                 limit?: number;
                 since?: string;
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
             };
             header?: never;
             path: {
@@ -2259,7 +2326,10 @@ export interface operations {
     };
     pipelines_pumps: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -2274,6 +2344,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PipelinePump"][];
+                };
+            };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not signed in: no session and no valid API key */
@@ -2307,7 +2386,10 @@ export interface operations {
     };
     pipelines_pump_action: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 /** @description the pump action */
@@ -2325,6 +2407,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PipelinePump"];
+                };
+            };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not signed in: no session and no valid API key */
@@ -2376,7 +2467,10 @@ export interface operations {
     };
     pipelines_query: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -2484,7 +2578,10 @@ export interface operations {
     };
     pipelines_stats: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -2499,6 +2596,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PipelineStats"];
+                };
+            };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not signed in: no session and no valid API key */
@@ -2657,7 +2763,10 @@ export interface operations {
     };
     programs_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -2672,6 +2781,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Program"];
+                };
+            };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not signed in: no session and no valid API key */
@@ -2705,7 +2823,10 @@ export interface operations {
     };
     programs_update: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -2786,7 +2907,10 @@ export interface operations {
     };
     programs_versions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -2801,6 +2925,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProgramVersion"][];
+                };
+            };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not signed in: no session and no valid API key */
@@ -2834,7 +2967,10 @@ export interface operations {
     };
     programs_version: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the team whose object the name means: needed only when several of your teams have one of that name (400 team_required, details.teams, otherwise) */
+                team?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -2850,6 +2986,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProgramVersionDetail"];
+                };
+            };
+            /** @description invalid input (details say where) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not signed in: no session and no valid API key */

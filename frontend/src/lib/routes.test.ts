@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalRedirect, parseRoute, pipelinePath, programPath, routePath, type Route } from './routes';
+import { canonicalRedirect, parseRoute, pipelinePath, programPath, routePath, withinPage, type Route } from './routes';
 
 describe('parseRoute', () => {
   it.each<[string, string, Route]>([
@@ -54,5 +54,25 @@ describe('canonicalRedirect', () => {
     expect(canonicalRedirect('/', '?pipeline=demo')).toBe('/pipelines/demo');
     expect(canonicalRedirect('/', '')).toBeNull();
     expect(canonicalRedirect('/pipelines/demo', '')).toBeNull();
+  });
+});
+
+describe('teams', () => {
+  it('reads and writes ?team= on pipeline and program paths', () => {
+    expect(parseRoute('/pipelines/orders/events', '?team=a')).toEqual({ page: 'pipeline', name: 'orders', tab: 'events', team: 'a' });
+    expect(parseRoute('/programs/orders', '?team=b%20c')).toEqual({ page: 'program', name: 'orders', tab: 'program', team: 'b c' });
+    expect(pipelinePath({ name: 'orders', team: 'a' }, 'metrics')).toBe('/pipelines/orders/metrics?team=a');
+    expect(pipelinePath({ name: 'orders', team: null })).toBe('/pipelines/orders');
+    const route: Route = { page: 'pipeline', name: 'orders', tab: 'query', team: 'x' };
+    const path = routePath(route);
+    const q = path.indexOf('?');
+    expect(parseRoute(path.slice(0, q), path.slice(q))).toEqual(route);
+  });
+
+  it('counts a tab of the same object as the same page, and the same name in another team not', () => {
+    expect(withinPage('/pipelines/p/events', '/pipelines/p')).toBe(true);
+    expect(withinPage('/pipelines/p/events?team=a', '/pipelines/p?team=a')).toBe(true);
+    expect(withinPage('/pipelines/p?team=b', '/pipelines/p?team=a')).toBe(false);
+    expect(withinPage('/pipelines/pq', '/pipelines/p')).toBe(false);
   });
 });

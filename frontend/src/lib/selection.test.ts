@@ -42,6 +42,15 @@ describe('bulkPlan', () => {
   it('ignores unselected pipelines', () => {
     expect(bulkPlan('resume', pipelines, new Set())).toEqual({ eligible: [], skipped: [] });
   });
+
+  it('tells pipelines of one name in two teams apart by their key', () => {
+    const twins = [
+      { name: 'orders', team: 'a', state: 'running' as const },
+      { name: 'orders', team: 'b', state: 'running' as const },
+    ];
+    const key = (p: { name: string; team: string }) => `${p.team}/${p.name}`;
+    expect(bulkPlan('pause', twins, new Set(['b/orders']), key)).toEqual({ eligible: ['b/orders'], skipped: [] });
+  });
 });
 
 describe('bulkSummary', () => {

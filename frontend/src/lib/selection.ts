@@ -37,16 +37,21 @@ export interface BulkPlan {
   skipped: string[];
 }
 
-/** Which of the selected pipelines an action goes to. */
-export function bulkPlan(
+/**
+ * Which of the selected pipelines an action goes to. `keyOf` names a pipeline in
+ * the selection (its name, or its team and name when names repeat across teams).
+ */
+export function bulkPlan<P extends { name: string; state: PipelineState }>(
   action: PipelineAction,
-  pipelines: readonly { name: string; state: PipelineState }[],
+  pipelines: readonly P[],
   selected: ReadonlySet<string>,
+  keyOf: (p: P) => string = (p) => p.name,
 ): BulkPlan {
   const plan: BulkPlan = { eligible: [], skipped: [] };
   for (const p of pipelines) {
-    if (!selected.has(p.name)) continue;
-    (enabledActions(p.state)[action] ? plan.eligible : plan.skipped).push(p.name);
+    const key = keyOf(p);
+    if (!selected.has(key)) continue;
+    (enabledActions(p.state)[action] ? plan.eligible : plan.skipped).push(key);
   }
   return plan;
 }

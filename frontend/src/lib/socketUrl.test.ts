@@ -19,6 +19,13 @@ describe('pipelineSocketUrl', () => {
     expect(pipelineSocketUrl({ protocol: 'http:', host: 'h' }, 'demo', 0)).toBe('ws://h/ws/pipelines/demo/?after_step=0');
   });
 
+  it('says which run the step counts in, and which team the name means', () => {
+    const at = { protocol: 'http:', host: 'h' };
+    expect(pipelineSocketUrl(at, 'demo', 17, { run: 2 })).toBe('ws://h/ws/pipelines/demo/?after_step=17&run=2');
+    expect(pipelineSocketUrl(at, 'demo', null, { run: 2, team: 'a b' })).toBe('ws://h/ws/pipelines/demo/?team=a+b');
+    expect(pipelineSocketUrl(at, 'demo', 0, { run: null, team: 'x' })).toBe('ws://h/ws/pipelines/demo/?after_step=0&team=x');
+  });
+
   it('escapes the pipeline name', () => {
     expect(pipelineSocketUrl({ protocol: 'http:', host: 'h' }, 'a b/c', null)).toBe('ws://h/ws/pipelines/a%20b%2Fc/');
   });

@@ -85,4 +85,23 @@ describe('parseServerMessage', () => {
     expect(parseServerMessage('[1,2]')).toBeNull();
     expect(parseServerMessage(null)).toBeNull();
   });
+
+  it('keeps the run a delta or a state belongs to', () => {
+    expect(parseServerMessage({ type: 'delta', run: 2, step: 1, view: 'v', changes: [] })).toEqual({
+      type: 'delta',
+      run: 2,
+      step: 1,
+      view: 'v',
+      changes: [],
+    });
+    expect(parseServerMessage({ type: 'state', state: 'running', error: null, run: 3 })).toMatchObject({ run: 3 });
+    expect(parseServerMessage({ type: 'delta', run: 0, step: 1, view: 'v', changes: [] })).toBeNull();
+    expect(parseServerMessage({ type: 'state', state: 'running', run: 'x' })).toBeNull();
+  });
+
+  it('parses a reset: a new run began', () => {
+    expect(parseServerMessage('{"type":"reset","run":2}')).toEqual({ type: 'reset', run: 2 });
+    expect(parseServerMessage({ type: 'reset' })).toBeNull();
+    expect(parseServerMessage({ type: 'reset', run: 1.5 })).toBeNull();
+  });
 });

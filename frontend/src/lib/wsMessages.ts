@@ -4,12 +4,18 @@
  * Everything off the wire is checked here once; the rest of the page works
  * with the parsed forms. Unknown message types and malformed messages give
  * null, so a newer server can add messages without breaking an older page.
+ *
+ * Steps are numbered from 1 in each run of a pipeline: a deploy with
+ * reset_state starts the next run, and the server says so with a `reset`
+ * message before the new run's deltas (docs/contracts.md). Deltas and states
+ * carry their `run` (absent from servers before runs).
  */
 import { PIPELINE_STATES, type PipelineState } from '../api/types';
 import { normaliseChange, type NormalChange } from './changes';
 
 export interface ParsedDelta {
   type: 'delta';
+  run?: number;
   step: number;
   view: string;
   changes: NormalChange[];
@@ -19,6 +25,13 @@ export interface ParsedState {
   type: 'state';
   state: PipelineState;
   error: string | null;
+  run?: number;
+}
+
+/** A new run began: what the page shows of the run before is void. */
+export interface ParsedReset {
+  type: 'reset';
+  run: number;
 }
 
 export interface ParsedEvent {
@@ -31,7 +44,15 @@ export interface ParsedEvent {
   createdAt: string;
 }
 
-export type ParsedMessage = ParsedDelta | ParsedState | ParsedEvent;
+export type ParsedMessage = ParsedDelta | ParsedState | ParsedEvent | ParsedReset;
+
+const isRun = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+
+/** `{run}` when the message carries a valid one, `{}` when it has none; null when it is bad. */
+function runOf(msg: Record<string, unknown>): { run?: number } | null {
+  if (msg.run === undefined) return {};
+  return isRun(msg.run) ? { run: msg.run } : null;
+}
 
 export function isPipelineState(value: unknown): value is PipelineState {
   return typeof value === 'string' && (PIPELINE_STATES as readonly string[]).includes(value);
@@ -54,18 +75,26 @@ export function parseServerMessage(data: unknown): ParsedMessage | null {
     if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) return null;
     if (typeof view !== 'string' || view === '') return null;
     if (!Array.isArray(changes)) return null;
+    const run = runOf(msg);
+    if (run === null) return null;
     const parsed: NormalChange[] = [];
     for (const change of changes) {
       const normal = normaliseChange(change);
       if (normal !== null) parsed.push(normal);
     }
-    return { type: 'delta', step, view, changes: parsed };
+    return { type: 'delta', ...run, step, view, changes: parsed };
   }
 
   if (msg.type === 'state') {
     if (!isPipelineState(msg.state)) return null;
+    const run = runOf(msg);
+    if (run === null) return null;
     const error = typeof msg.error === 'string' && msg.error !== '' ? msg.error : null;
-    return { type: 'state', state: msg.state, error };
+    return { type: 'state', state: msg.state, error, ...run };
+  }
+
+  if (msg.type === 'reset') {
+    return isRun(msg.run) ? { type: 'reset', run: msg.run } : null;
   }
 
   if (msg.type === 'event') {

@@ -26,11 +26,12 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         password = options["password_file"].read_text().strip()
         user = user_ensure(username=DEMO_USER, password=password, team=DEMO_NAME)
-        if not Program.objects.filter(name=DEMO_NAME).exists():
+        if not Program.objects.filter(team__name=DEMO_NAME, name=DEMO_NAME).exists():
             program_create(user=user, name=DEMO_NAME, sql=DEMO_SQL, team=DEMO_NAME)
-        if not Pipeline.objects.filter(name=DEMO_NAME).exists():
-            pipeline_create(user=user, name=DEMO_NAME, program=DEMO_NAME)
-            Pipeline.objects.filter(name=DEMO_NAME).update(desired_state=DesiredState.RUNNING)
+        demo = Pipeline.objects.filter(team__name=DEMO_NAME, name=DEMO_NAME)
+        if not demo.exists():
+            pipeline_create(user=user, name=DEMO_NAME, program=DEMO_NAME, team=DEMO_NAME)
+            demo.update(desired_state=DesiredState.RUNNING)
         # Pipelines left running by the previous `make run` come back from their checkpoints.
         for pipeline in Pipeline.objects.filter(
             desired_state=DesiredState.RUNNING, state__in=[State.STOPPED, State.FAILED]

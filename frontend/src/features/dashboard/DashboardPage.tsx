@@ -10,6 +10,7 @@ import { usePolled } from '../../hooks/usePolled';
 import { errorParts } from '../../lib/errorText';
 import { formatAgo, formatCount, formatRate } from '../../lib/format';
 import { ACTIONS, enabledActions } from '../../lib/pipelineState';
+import { linkRef } from '../../lib/refs';
 import { pipelinePath, programPath } from '../../lib/routes';
 import { bulkPlan, bulkSummary, headerCheck, pruned, toggled, toggledAll } from '../../lib/selection';
 import { Link } from '../shell/router';
@@ -19,15 +20,26 @@ import { useRowSamples } from './useRowSamples';
 
 const LABEL: Record<PipelineAction, string> = { start: 'Start', pause: 'Pause', resume: 'Resume', stop: 'Stop' };
 
+/** A pipeline's or program's key on this page: names repeat across teams. */
+const keyOf = (p: { name: string; team: string }): string => `${p.team}/${p.name}`;
+
+interface Props {
+  /** The user's teams: with several, rows show their team and links carry it. */
+  teams: readonly string[];
+}
+
 /** Every pipeline with its state and figures, actions per row and in bulk; every program below. */
-export function DashboardPage() {
+export function DashboardPage({ teams }: Props) {
   const loadPipelines = useCallback((signal: AbortSignal) => api.listPipelines(signal), []);
   const loadPrograms = useCallback(() => api.listPrograms(), []);
   const pipelinesPoll = usePolled('pipelines', loadPipelines, 2_000);
   const programsPoll = usePolled('programs', loadPrograms, 10_000);
   const list = pipelinesPoll.state.status === 'ok' ? sortForDashboard(pipelinesPoll.state.value) : [];
-  const names = list.map((p) => p.name);
-  const samples = useRowSamples(names);
+  const showTeams = teams.length > 1;
+  const names = list.map(keyOf);
+  const byKey = new Map(list.map((p) => [keyOf(p), p]));
+  const label = (p: { name: string; team: string }): string => (showTeams ? `${p.name} (${p.team})` : p.name);
+  const samples = useRowSamples(list.map((p) => ({ name: p.name, team: p.team })));
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState<Set<string>>(new Set());
   const [outcome, setOutcome] = useState<string | null>(null);
@@ -44,11 +56,12 @@ export function DashboardPage() {
   const run = (action: PipelineAction, targets: readonly string[], skipped: number) => {
     setBusy((b) => new Set([...b, ...targets]));
     setOutcome(null);
+    const chosen = targets.flatMap((key) => byKey.get(key) ?? []);
     void Promise.all(
-      targets.map((name) =>
-        api.pipelineAction(name, action).then(
-          () => ({ name, error: null }),
-          (err: unknown) => ({ name, error: errorMessage(err) }),
+      chosen.map((p) =>
+        api.pipelineAction({ name: p.name, team: p.team }, action).then(
+          () => ({ name: label(p), error: null }),
+          (err: unknown) => ({ name: label(p), error: errorMessage(err) }),
         ),
       ),
     ).then((outcomes) => {
@@ -59,7 +72,7 @@ export function DashboardPage() {
   };
 
   const runBulk = (action: PipelineAction) => {
-    const plan = bulkPlan(action, list, shownSelection);
+    const plan = bulkPlan(action, list, shownSelection, keyOf);
     run(action, plan.eligible, plan.skipped.length);
   };
 
@@ -70,14 +83,14 @@ export function DashboardPage() {
           <h1>Pipelines</h1>
           <span className="muted small">{list.length > 0 ? `${list.length} pipeline${list.length === 1 ? '' : 's'}` : ''}</span>
           <span className="spacer" />
-          <NewPipelineForm programs={programsPoll.state.status === 'ok' ? programsPoll.state.value : []} />
+          <NewPipelineForm programs={programsPoll.state.status === 'ok' ? programsPoll.state.value : []} teams={teams} />
         </header>
         <div className="bulk-bar" role="toolbar" aria-label="Bulk actions" data-testid="bulk-bar">
           <span className="small muted" data-testid="selected-count">
             {shownSelection.size} selected
           </span>
           {ACTIONS.map((action) => {
-            const n = bulkPlan(action, list, shownSelection).eligible.length;
+            const n = bulkPlan(action, list, shownSelection, keyOf).eligible.length;
             return (
               <button
                 key={action}
@@ -130,26 +143,34 @@ export function DashboardPage() {
               </thead>
               <tbody>
                 {list.map((p) => {
-                  const f = rowFigures(p, samples.get(p.name) ?? null);
+                  const key = keyOf(p);
+                  const f = rowFigures(p, samples.get(key) ?? null);
                   const enabled = enabledActions(p.state);
-                  const rowBusy = busy.has(p.name);
+                  const rowBusy = busy.has(key);
                   return (
-                    <tr key={p.name} data-testid="pipeline-row" data-name={p.name} className={p.state === 'failed' ? 'row-bad' : undefined}>
+                    <tr
+                      key={key}
+                      data-testid="pipeline-row"
+                      data-name={p.name}
+                      data-team={p.team}
+                      className={p.state === 'failed' ? 'row-bad' : undefined}
+                    >
                       <td className="check">
                         <input
                           type="checkbox"
-                          aria-label={`Select ${p.name}`}
+                          aria-label={`Select ${label(p)}`}
                           data-testid="select"
-                          checked={shownSelection.has(p.name)}
-                          onChange={() => setSelected(toggled(shownSelection, p.name))}
+                          checked={shownSelection.has(key)}
+                          onChange={() => setSelected(toggled(shownSelection, key))}
                         />
                       </td>
                       <td>
-                        <Link to={pipelinePath(p.name)} className="strong mono" data-testid="pipeline-link">
+                        <Link to={pipelinePath(linkRef(p, teams))} className="strong mono" data-testid="pipeline-link">
                           {p.name}
                         </Link>
                         <div className="muted small">
-                          <Link to={programPath(p.program)} className="muted">
+                          {showTeams && <span data-testid="row-team">team {p.team} · </span>}
+                          <Link to={programPath(linkRef({ name: p.program, team: p.team }, teams))} className="muted">
                             {p.program}
                           </Link>{' '}
                           v{p.program_version} · {formatAgo(p.updated_at, now)}
@@ -166,7 +187,7 @@ export function DashboardPage() {
                       <td className="spark-cell" data-testid="row-throughput">
                         {f.sparkline !== null ? (
                           <>
-                            <Sparkline values={f.sparkline} label={`${p.name}: input rows per second`} />
+                            <Sparkline values={f.sparkline} label={`${label(p)}: input rows per second`} />
                             <span className="mono small">{formatRate(f.throughput)}</span>
                           </>
                         ) : (
@@ -195,8 +216,8 @@ export function DashboardPage() {
                               type="button"
                               className="btn btn-small"
                               disabled={!enabled[action] || rowBusy}
-                              onClick={() => run(action, [p.name], 0)}
-                              aria-label={`${LABEL[action]} ${p.name}`}
+                              onClick={() => run(action, [key], 0)}
+                              aria-label={`${LABEL[action]} ${label(p)}`}
                               data-testid={`row-${action}`}
                             >
                               {LABEL[action]}
@@ -230,13 +251,14 @@ export function DashboardPage() {
             </thead>
             <tbody>
               {programsPoll.state.value.map((prog) => {
-                const users = list.filter((p) => p.program === prog.name);
+                const users = list.filter((p) => p.program === prog.name && p.team === prog.team);
                 return (
-                  <tr key={prog.name} data-testid="program-row" data-name={prog.name}>
+                  <tr key={keyOf(prog)} data-testid="program-row" data-name={prog.name} data-team={prog.team}>
                     <td>
-                      <Link to={programPath(prog.name)} className="strong mono">
+                      <Link to={programPath(linkRef(prog, teams))} className="strong mono">
                         {prog.name}
                       </Link>
+                      {showTeams && <div className="muted small">team {prog.team}</div>}
                     </td>
                     <td className="mono">v{prog.version}</td>
                     <td>
@@ -252,7 +274,7 @@ export function DashboardPage() {
                         : users.map((u, i) => (
                             <span key={u.name}>
                               {i > 0 ? ', ' : ''}
-                              <Link to={pipelinePath(u.name)} className="mono">
+                              <Link to={pipelinePath(linkRef(u, teams))} className="mono">
                                 {u.name}
                               </Link>
                             </span>

@@ -2,6 +2,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { api } from '../../api/endpoints';
 import { errorMessage } from '../../api/client';
 import type { Program } from '../../api/types';
+import { linkRef } from '../../lib/refs';
 import { pipelinePath } from '../../lib/routes';
 import { navigate } from '../shell/router';
 import { isValidName } from './rows';
@@ -25,17 +26,28 @@ const NEW = '\u0000new';
 
 interface Props {
   programs: readonly Program[];
+  /** The user's teams: a new program goes to the one chosen when there are several. */
+  teams: readonly string[];
 }
 
-/** Creates a pipeline on an existing program, or on a new program made from a starter text; then opens it. */
-export function NewPipelineForm({ programs }: Props) {
+const programKey = (p: Program): string => `${p.team}/${p.name}`;
+
+/**
+ * Creates a pipeline on an existing program (in that program's team), or on a new
+ * program made from a starter text (in the team chosen); then opens it.
+ */
+export function NewPipelineForm({ programs, teams }: Props) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [program, setProgram] = useState('');
+  const [team, setTeam] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const chosen = program === '' ? (programs[0]?.name ?? NEW) : program;
+  const chosen = program === '' ? (programs[0] ? programKey(programs[0]) : NEW) : program;
   const makeProgram = chosen === NEW;
+  const existing = programs.find((p) => programKey(p) === chosen) ?? null;
+  const severalTeams = teams.length > 1;
+  const newTeam = team === '' ? (teams[0] ?? null) : team;
 
   const submit = (e: SyntheticEvent) => {
     e.preventDefault();
@@ -47,10 +59,12 @@ export function NewPipelineForm({ programs }: Props) {
     setError(null);
     void (async () => {
       try {
-        const programName = makeProgram ? name : chosen;
-        if (makeProgram) await api.createProgram(programName, STARTER_SQL);
-        await api.createPipeline(name, programName);
-        navigate(pipelinePath(name));
+        const on =
+          makeProgram || existing === null
+            ? await api.createProgram(name, STARTER_SQL, severalTeams ? newTeam : null)
+            : existing;
+        const created = await api.createPipeline(name, { name: on.name, team: on.team });
+        navigate(pipelinePath(linkRef(created, teams)));
       } catch (err) {
         setError(errorMessage(err));
         setBusy(false);
@@ -81,13 +95,25 @@ export function NewPipelineForm({ programs }: Props) {
         Program
         <select value={chosen} onChange={(e) => setProgram(e.target.value)} data-testid="new-pipeline-program">
           {programs.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name} (v{p.version})
+            <option key={programKey(p)} value={programKey(p)}>
+              {p.name} (v{p.version}){severalTeams ? ` — team ${p.team}` : ''}
             </option>
           ))}
           <option value={NEW}>a new program from a starter</option>
         </select>
       </label>
+      {makeProgram && severalTeams && (
+        <label>
+          Team
+          <select value={newTeam ?? ''} onChange={(e) => setTeam(e.target.value)} data-testid="new-pipeline-team">
+            {teams.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <button type="submit" className="btn btn-primary" disabled={busy || name === ''} data-testid="new-pipeline-create">
         {busy ? 'Creating…' : 'Create'}
       </button>

@@ -4,11 +4,13 @@ import { isValidName, rowFigures, sortForDashboard } from './rows';
 
 const pipeline = (over: Partial<Pipeline> = {}): Pipeline => ({
   name: 'p',
+  team: 't',
   program: 'p',
   program_version: 1,
   desired_state: 'running',
   state: 'running',
   error: '',
+  run: 1,
   last_step: 3,
   on_runner_failure: 'fail',
   runner_pid: null,

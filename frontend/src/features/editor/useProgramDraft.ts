@@ -3,6 +3,7 @@ import { api } from '../../api/endpoints';
 import { errorMessage } from '../../api/client';
 import type { Program } from '../../api/types';
 import { setNavigationGuard } from '../shell/router';
+import { withinPage } from '../../lib/routes';
 
 export type SaveStatus =
   | { kind: 'idle' }
@@ -37,7 +38,7 @@ export function useProgramDraft(program: Program, onSaved: (program: Program) =>
     if (saving.current) return;
     saving.current = true;
     setSaveStatus({ kind: 'saving' });
-    api.saveProgram(program.name, sql).then(
+    api.saveProgram({ name: program.name, team: program.team }, sql).then(
       (saved) => {
         saving.current = false;
         setSavedSql(saved.sql);
@@ -49,13 +50,13 @@ export function useProgramDraft(program: Program, onSaved: (program: Program) =>
         setSaveStatus({ kind: 'error', message: errorMessage(err) });
       },
     );
-  }, [program.name, sql, onSaved]);
+  }, [program.name, program.team, sql, onSaved]);
 
   useEffect(() => {
     if (!dirty) return;
     const beforeUnload = (e: BeforeUnloadEvent) => e.preventDefault();
     window.addEventListener('beforeunload', beforeUnload);
-    setNavigationGuard((to) => to === homePath || to.startsWith(`${homePath}/`) || window.confirm(LEAVE_QUESTION));
+    setNavigationGuard((to) => withinPage(to, homePath) || window.confirm(LEAVE_QUESTION));
     return () => {
       window.removeEventListener('beforeunload', beforeUnload);
       setNavigationGuard(null);

@@ -3,9 +3,10 @@ import { errorMessage } from '../../api/client';
 import { api } from '../../api/endpoints';
 import type { Pipeline, PipelineConfig } from '../../api/types';
 import { configFields, configPatch } from './config';
+import type { Ref } from '../../lib/refs';
 
 interface Props {
-  pipeline: string;
+  pipeline: Ref;
   config: PipelineConfig;
   /** Settings change only while the pipeline is stopped (or failed). */
   editable: boolean;

@@ -5,9 +5,10 @@ import { ErrorReport } from '../../components/ErrorReport';
 import { PolledStatus } from '../../components/NotAvailable';
 import { usePolled } from '../../hooks/usePolled';
 import { formatTime } from '../../lib/format';
+import { refKey, type Ref } from '../../lib/refs';
 
 interface Props {
-  pipeline: string;
+  pipeline: Ref;
   /** The pipeline's current error, shown on top while it is failed. */
   error: string | null;
   active: boolean;
@@ -18,7 +19,7 @@ const isProblem = (e: PipelineEvent): boolean => e.to_state === 'failed';
 /** Every state change with who asked and what happened, newest first; failures stand out. */
 export function EventsPanel({ pipeline, error, active }: Props) {
   const load = useCallback((signal: AbortSignal) => api.events(pipeline, signal), [pipeline]);
-  const { state, refresh } = usePolled(`events:${pipeline}`, load, 3_000, active);
+  const { state, refresh } = usePolled(`events:${refKey(pipeline)}`, load, 3_000, active);
   const [errorsOnly, setErrorsOnly] = useState(false);
   const events = state.status === 'ok' ? [...state.value].reverse().filter((e) => !errorsOnly || isProblem(e)) : [];
   return (

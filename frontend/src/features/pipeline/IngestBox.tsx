@@ -5,9 +5,10 @@ import type { Catalog } from '../../api/types';
 import { detectFormat, type IngestFormat } from '../../lib/csv';
 import { isModEnter } from '../../lib/keys';
 import { exampleCsv, exampleInput, ingestTargets, prepareIngest } from '../../lib/ingest';
+import { refKey, type Ref } from '../../lib/refs';
 
 interface Props {
-  pipeline: string;
+  pipeline: Ref;
   catalog: Catalog | null;
 }
 
@@ -106,7 +107,7 @@ export function IngestBox({ pipeline, catalog }: Props) {
           <label key={f} className={formatChoice === f ? 'seg seg-on' : 'seg'}>
             <input
               type="radio"
-              name={`ingest-format-${pipeline}`}
+              name={`ingest-format-${refKey(pipeline)}`}
               value={f}
               checked={formatChoice === f}
               onChange={() => setFormatChoice(f)}

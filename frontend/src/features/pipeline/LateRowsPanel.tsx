@@ -5,16 +5,17 @@ import { PolledStatus } from '../../components/NotAvailable';
 import { usePolled } from '../../hooks/usePolled';
 import { formatCount } from '../../lib/format';
 import { rowText } from '../../lib/formatRow';
+import { refKey, type Ref } from '../../lib/refs';
 
 interface Props {
-  pipeline: string;
+  pipeline: Ref;
   active: boolean;
 }
 
 /** Rows dropped as late (below a LATENESS waterline or a stream's clock): counts, and the logged ones. */
 export function LateRowsPanel({ pipeline, active }: Props) {
   const load = useCallback((signal: AbortSignal) => api.lateRows(pipeline, signal), [pipeline]);
-  const { state, refresh } = usePolled(`late:${pipeline}`, load, 3_000, active);
+  const { state, refresh } = usePolled(`late:${refKey(pipeline)}`, load, 3_000, active);
   return (
     <section className="stack" aria-label="Late rows" data-testid="late-rows">
       <div className="button-row">

@@ -7,9 +7,10 @@ import { usePolled } from '../../hooks/usePolled';
 import { extent } from '../../lib/chart';
 import { formatCount, formatDuration, formatRate, formatTimeTick } from '../../lib/format';
 import { toSeries } from '../../lib/metricsSeries';
+import { refKey, type Ref } from '../../lib/refs';
 
 interface Props {
-  pipeline: string;
+  pipeline: Ref;
   active: boolean;
 }
 
@@ -48,8 +49,8 @@ function StatsFigures({ stats }: { stats: PipelineStats }) {
 export function MetricsPanel({ pipeline, active }: Props) {
   const loadStats = useCallback((signal: AbortSignal) => api.stats(pipeline, signal), [pipeline]);
   const loadMetrics = useCallback((signal: AbortSignal) => api.metrics(pipeline, SAMPLES, signal), [pipeline]);
-  const stats = usePolled(`stats:${pipeline}`, loadStats, 2_000, active).state;
-  const metrics = usePolled(`metrics:${pipeline}`, loadMetrics, 2_000, active).state;
+  const stats = usePolled(`stats:${refKey(pipeline)}`, loadStats, 2_000, active).state;
+  const metrics = usePolled(`metrics:${refKey(pipeline)}`, loadMetrics, 2_000, active).state;
   const series = useMemo(() => (metrics.status === 'ok' ? toSeries(metrics.value) : null), [metrics]);
   const waterlinesAreTimes = series?.waterlines.some((w) => w.isTime) ?? false;
   const span = extent(series?.waterlines.flatMap((w) => w.values) ?? []);

@@ -1,11 +1,13 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PipelineState } from '../../api/types';
 import type { Pipeline } from '../../api/types';
 import { LoadStatus } from '../../components/LoadStatus';
+import { refLabel, type Ref } from '../../lib/refs';
 import { pipelinePath, type PipelineTab } from '../../lib/routes';
 import type { ParsedDelta, ParsedState } from '../../lib/wsMessages';
 import { useProgram } from '../editor/useProgram';
 import { ProgramWorkspace, type ExtraTab } from '../program/ProgramWorkspace';
+import { TeamChoice } from '../shell/TeamChoice';
 import { ChangePanel } from './ChangePanel';
 import { ChangeStore } from './changeStore';
 import { EventsPanel } from './EventsPanel';
@@ -31,38 +33,55 @@ function readOnlyReason(state: PipelineState | undefined): string | null {
 }
 
 interface Props {
-  name: string;
+  /** The pipeline the address names: its name, and its team when the address says. */
+  target: Ref;
   tab: PipelineTab;
 }
 
 /** One pipeline: its program (editor, schema, plan), run controls, ingest, live changes and operations tabs. */
-export function PipelinePage({ name, tab }: Props) {
-  const control = usePipeline(name);
-  const { applyState, noteStep } = control;
+export function PipelinePage({ target, tab }: Props) {
+  const { name } = target;
+  const control = usePipeline(target);
+  const { applyState, noteStep, noteReset } = control;
   const pipeline: Pipeline | null = control.pipeline;
-  const { program, error: programError, setProgram } = useProgram(pipeline?.program ?? null);
-  // A run that starts over (a deploy with reset) numbers its steps from 1 again: its changes get a new store
-  // (the old one would take them for replays) and a new socket, asking from the start.
-  const [changes, setChanges] = useState(() => ({ run: control.run, store: new ChangeStore(CHANGES_PER_VIEW) }));
-  if (changes.run !== control.run) setChanges({ run: control.run, store: new ChangeStore(CHANGES_PER_VIEW) });
-  const store = changes.store;
+  // Calls go to the loaded pipeline's team: the name alone may mean another's later.
+  const ref = control.ref;
+  const programName = pipeline?.program ?? null;
+  const programTeam = pipeline?.team ?? null;
+  const programRef = useMemo(
+    () => (programName === null ? null : { name: programName, team: programTeam }),
+    [programName, programTeam],
+  );
+  const { program, error: programError, setProgram } = useProgram(programRef);
+  // A run that starts over (a deploy with reset_state, here or anywhere) numbers its steps from 1 again: the
+  // server's `reset` message gives its changes a new store (the old one would take them for replays). The
+  // socket's handlers add to `current` at once, before React renders the new store.
+  const [first] = useState(() => ({ store: new ChangeStore(CHANGES_PER_VIEW), run: 0 }));
+  const current = useRef(first.store);
+  const [changes, setChanges] = useState(first);
 
   const handlers = useMemo(
     () => ({
       onDelta: (delta: ParsedDelta) => {
-        store.add(delta);
+        current.current.add(delta);
         noteStep(delta.step);
       },
       onState: (s: ParsedState) => applyState(s.state, s.error),
+      onReset: (run: number) => {
+        const store = new ChangeStore(CHANGES_PER_VIEW);
+        current.current = store;
+        setChanges((c) => ({ store, run: c.run + 1 }));
+        noteReset(run);
+      },
     }),
-    [store, applyState, noteStep],
+    [applyState, noteStep, noteReset],
   );
   const loadedStep = pipeline?.last_step ?? null;
   const socket = usePipelineSocket(
-    name,
+    ref,
     handlers,
     loadedStep === null ? null : Math.max(0, loadedStep - HISTORY_STEPS),
-    control.run,
+    pipeline?.run ?? null,
   );
 
   useEffect(() => {
@@ -73,22 +92,30 @@ export function PipelinePage({ name, tab }: Props) {
   const views = (catalog?.relations ?? []).filter((r) => r.kind === 'view');
   const loadError = control.loadError ?? programError;
   const firstView = views.find((v) => !v.local)?.name ?? null;
-  const home = pipelinePath(name);
+  const home = pipelinePath(target);
+
+  if (control.loadTeams !== null) {
+    return (
+      <main className="page">
+        <TeamChoice what="pipeline" name={name} teams={control.loadTeams} hrefFor={(team) => pipelinePath({ name, team }, tab)} />
+      </main>
+    );
+  }
 
   const extraTabs: ExtraTab[] = [
-    { id: 'query', label: 'Query', keepMounted: true, render: () => <QueryPanel pipeline={name} exampleView={firstView} /> },
-    { id: 'late-rows', label: 'Late rows', render: (active) => <LateRowsPanel pipeline={name} active={active} /> },
+    { id: 'query', label: 'Query', keepMounted: true, render: () => <QueryPanel pipeline={ref} exampleView={firstView} /> },
+    { id: 'late-rows', label: 'Late rows', render: (active) => <LateRowsPanel pipeline={ref} active={active} /> },
     {
       id: 'events',
       label: 'Events',
       badge: pipeline?.state === 'failed' ? <span className="badge-count bad">!</span> : undefined,
-      render: (active) => <EventsPanel pipeline={name} error={pipeline?.state === 'failed' ? pipeline.error || null : null} active={active} />,
+      render: (active) => <EventsPanel pipeline={ref} error={pipeline?.state === 'failed' ? pipeline.error || null : null} active={active} />,
     },
-    { id: 'metrics', label: 'Metrics', render: (active) => <MetricsPanel pipeline={name} active={active} /> },
+    { id: 'metrics', label: 'Metrics', render: (active) => <MetricsPanel pipeline={ref} active={active} /> },
     {
       id: 'pumps',
       label: 'Pumps',
-      render: (active) => <PumpsPanel pipeline={name} declared={catalog?.pumps ?? []} active={active} />,
+      render: (active) => <PumpsPanel pipeline={ref} declared={catalog?.pumps ?? []} active={active} />,
     },
   ];
 
@@ -103,12 +130,12 @@ export function PipelinePage({ name, tab }: Props) {
             readOnlyReason={readOnlyReason(pipeline?.state)}
             homePath={home}
             tab={tab}
-            hrefFor={(t) => pipelinePath(name, t as PipelineTab)}
+            hrefFor={(t) => pipelinePath(target, t as PipelineTab)}
             extraTabs={extraTabs}
             tabsLabel={`Pipeline ${name}`}
           />
         ) : (
-          <LoadStatus what={`pipeline “${name}”`} error={loadError} />
+          <LoadStatus what={`pipeline “${refLabel(target)}”`} error={loadError} />
         )}
       </div>
       <aside className="side-column" aria-label="Run">
@@ -123,8 +150,9 @@ export function PipelinePage({ name, tab }: Props) {
           onDismissReset={control.dismissResetOffer}
           onConfigSaved={control.replace}
         />
-        <IngestBox pipeline={name} catalog={catalog} />
-        <ChangePanel store={store} views={views} socket={socket} />
+        <IngestBox pipeline={ref} catalog={catalog} />
+        {/* A new run gets a panel of its own: a display paused on the old run goes with it. */}
+        <ChangePanel key={changes.run} store={changes.store} views={views} socket={socket} />
       </aside>
     </main>
   );

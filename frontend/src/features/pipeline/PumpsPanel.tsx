@@ -7,9 +7,10 @@ import { NotAvailable } from '../../components/NotAvailable';
 import { usePolled } from '../../hooks/usePolled';
 import { formatCount } from '../../lib/format';
 import { pumpActions } from '../../lib/metricsSeries';
+import { refKey, type Ref } from '../../lib/refs';
 
 interface Props {
-  pipeline: string;
+  pipeline: Ref;
   /** The program's pumps, shown (without controls) when the server cannot report them. */
   declared: readonly CatalogPump[];
   active: boolean;
@@ -21,7 +22,7 @@ const LABEL: Record<PumpAction, string> = { start: 'Start', pause: 'Pause', resu
 /** The pipeline's pumps (INSERT INTO stream SELECT ...), each with its own start, pause, resume and stop. */
 export function PumpsPanel({ pipeline, declared, active }: Props) {
   const load = useCallback((signal: AbortSignal) => api.pumps(pipeline, signal), [pipeline]);
-  const { state, refresh } = usePolled(`pumps:${pipeline}`, load, 2_000, active);
+  const { state, refresh } = usePolled(`pumps:${refKey(pipeline)}`, load, 2_000, active);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 

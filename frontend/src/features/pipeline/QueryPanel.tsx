@@ -9,9 +9,10 @@ import { isModEnter } from '../../lib/keys';
 import { readNdjson } from '../../lib/ndjson';
 import { QueryTail, isStreamed, parseStreamLine, type TailRow } from '../../lib/queryStream';
 import { throttle } from '../../lib/throttle';
+import type { Ref } from '../../lib/refs';
 
 interface Props {
-  pipeline: string;
+  pipeline: Ref;
   /** A view to suggest in the placeholder. */
   exampleView: string | null;
 }

@@ -154,7 +154,7 @@ export function RunPanel({
       )}
       {state === 'failed' && pipeline?.error ? <ErrorReport text={pipeline.error} testId="pipeline-error" /> : null}
       {pipeline && config && (
-        <ConfigForm pipeline={pipeline.name} config={config} editable={canDeploy(pipeline)} onSaved={onConfigSaved} />
+        <ConfigForm pipeline={{ name: pipeline.name, team: pipeline.team }} config={config} editable={canDeploy(pipeline)} onSaved={onConfigSaved} />
       )}
       {actionError !== null && (
         <p className="error-text" data-testid="action-error" role="alert">

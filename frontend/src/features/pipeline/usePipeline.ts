@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/endpoints';
 import { errorMessage } from '../../api/client';
 import type { Pipeline, PipelineAction, PipelineState } from '../../api/types';
 import { resetOffer as offerFor, type ResetOffer } from '../../lib/deploy';
+import { teamsToChoose, type Ref } from '../../lib/refs';
 import { actionTarget, needsPolling, pollDelay } from '../../lib/pipelineState';
 
 /** Give up polling a pipeline that never settles after this long. */
@@ -11,6 +12,10 @@ const POLL_LIMIT_MS = 10 * 60_000;
 export interface PipelineControl {
   pipeline: Pipeline | null;
   loadError: string | null;
+  /** Several of the user's teams have a pipeline of this name and the ref names none: theirs. */
+  loadTeams: string[] | null;
+  /** The pipeline to address calls to: its name and, once loaded, its team. */
+  ref: Ref;
   /** The action whose request is in flight, if any. */
   busy: PipelineAction | 'deploy' | null;
   actionError: string | null;
@@ -21,51 +26,60 @@ export interface PipelineControl {
   resetOffer: ResetOffer | null;
   /** Forget the offer (the user kept the state). */
   dismissResetOffer: () => void;
-  /** Counts the runs the page saw start over (a deploy with reset): what the page keeps of a run goes with it. */
-  run: number;
   /** Takes a pipeline a call answered (e.g. after its settings were saved). */
   replace: (pipeline: Pipeline) => void;
   /** A state pushed by the websocket. */
   applyState: (state: PipelineState, error: string | null) => void;
   /** A delta of this step arrived: the pipeline has run at least this far. */
   noteStep: (step: number) => void;
+  /** The server said a new run began (a deploy with reset_state): no step of it yet. */
+  noteReset: (run: number) => void;
 }
 
 /**
  * Loads a pipeline and follows its state: after an action it polls
  * `GET /pipelines/{name}` until the action's target (or a failure) is reached,
- * and it takes websocket state messages as they come.
+ * and it takes websocket state messages as they come. `ref` is the name the page
+ * was opened with (and its team, if the address says); calls go to the loaded
+ * pipeline's team.
  */
-export function usePipeline(name: string): PipelineControl {
+export function usePipeline(ref: Ref): PipelineControl {
+  const { name } = ref;
   const [pipeline, setPipeline] = useState<Pipeline | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadTeams, setLoadTeams] = useState<string[] | null>(null);
+  const team = pipeline?.team ?? ref.team;
+  const address = useMemo(() => ({ name, team }), [name, team]);
   const [target, setTarget] = useState<PipelineState | null>(null);
   const [busy, setBusy] = useState<PipelineAction | 'deploy' | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [resetOffer, setResetOffer] = useState<ResetOffer | null>(null);
-  const [run, setRun] = useState(0);
 
   const receive = useCallback((p: Pipeline) => {
     setPipeline(p);
     setTarget((t) => (t !== null && (p.state === t || p.state === 'failed') ? null : t));
   }, []);
 
+  const first = ref.team;
   useEffect(() => {
     let cancelled = false;
-    api.getPipeline(name).then(
+    api.getPipeline({ name, team: first }).then(
       (p) => {
         if (cancelled) return;
         setLoadError(null);
+        setLoadTeams(null);
         receive(p);
       },
       (err: unknown) => {
-        if (!cancelled) setLoadError(errorMessage(err));
+        if (cancelled) return;
+        setLoadError(errorMessage(err));
+        setLoadTeams(teamsToChoose(err));
       },
     );
     return () => {
       cancelled = true;
     };
-  }, [name, receive]);
+  }, [name, first, receive]);
 
   const polling = pipeline !== null && needsPolling(pipeline, target);
 
@@ -78,7 +92,7 @@ export function usePipeline(name: string): PipelineControl {
       const elapsed = Date.now() - started;
       if (elapsed > POLL_LIMIT_MS) return;
       timer = setTimeout(() => {
-        api.getPipeline(name).then(
+        api.getPipeline(address).then(
           (p) => {
             if (cancelled) return;
             receive(p);
@@ -95,14 +109,14 @@ export function usePipeline(name: string): PipelineControl {
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [polling, name, receive]);
+  }, [polling, address, receive]);
 
   const act = useCallback(
     (action: PipelineAction) => {
       setBusy(action);
       setActionError(null);
       setResetOffer(null);
-      api.pipelineAction(name, action).then(
+      api.pipelineAction(address, action).then(
         (p) => {
           setBusy(null);
           setPipeline(p);
@@ -114,7 +128,7 @@ export function usePipeline(name: string): PipelineControl {
         },
       );
     },
-    [name],
+    [address],
   );
 
   const deploy = useCallback(
@@ -122,11 +136,11 @@ export function usePipeline(name: string): PipelineControl {
       setBusy('deploy');
       setActionError(null);
       setResetOffer(null);
-      api.deployPipeline(name, resetState).then(
+      // A reset's new run reaches the page as the websocket's `reset` message (noteReset).
+      api.deployPipeline(address, resetState).then(
         (p) => {
           setBusy(null);
           setPipeline(p);
-          if (resetState) setRun((r) => r + 1);
         },
         (err: unknown) => {
           setBusy(null);
@@ -136,7 +150,7 @@ export function usePipeline(name: string): PipelineControl {
         },
       );
     },
-    [name],
+    [address],
   );
 
   const dismissResetOffer = useCallback(() => setResetOffer(null), []);
@@ -150,18 +164,24 @@ export function usePipeline(name: string): PipelineControl {
     setPipeline((p) => (p && step > p.last_step ? { ...p, last_step: step } : p));
   }, []);
 
+  const noteReset = useCallback((run: number) => {
+    setPipeline((p) => (p && run >= p.run ? { ...p, run, last_step: run > p.run ? 0 : p.last_step } : p));
+  }, []);
+
   return {
     pipeline,
     loadError,
+    loadTeams,
+    ref: address,
     busy,
     actionError,
     act,
     deploy,
     resetOffer,
     dismissResetOffer,
-    run,
     replace: receive,
     applyState,
     noteStep,
+    noteReset,
   };
 }

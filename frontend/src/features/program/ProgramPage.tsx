@@ -6,30 +6,49 @@ import { StateBadge } from '../../components/StateBadge';
 import { useNow } from '../../hooks/useNow';
 import { usePolled } from '../../hooks/usePolled';
 import { formatAgo } from '../../lib/format';
+import { linkRef, refLabel, type Ref } from '../../lib/refs';
 import { pipelinePath, programPath, type ProgramTab } from '../../lib/routes';
 import { useProgram } from '../editor/useProgram';
 import { Link } from '../shell/router';
+import { TeamChoice } from '../shell/TeamChoice';
 import { ProgramWorkspace } from './ProgramWorkspace';
 
 interface Props {
-  name: string;
+  /** The program the address names: its name, and its team when the address says. */
+  target: Ref;
   tab: ProgramTab;
+  /** The user's teams: links carry the team when there are several. */
+  teams: readonly string[];
 }
 
 /** A program on its own: editor, schema, plan; the pipelines that run it and its saved versions. */
-export function ProgramPage({ name, tab }: Props) {
-  const { program, error, setProgram } = useProgram(name);
+export function ProgramPage({ target, tab, teams }: Props) {
+  const { name } = target;
+  const { program, error, teams: toChoose, setProgram } = useProgram(target);
+  // Once loaded, the program's own team says which it is.
+  const team = program?.team ?? target.team;
   const loadPipelines = useCallback((signal: AbortSignal) => api.listPipelines(signal), []);
-  const loadVersions = useCallback(() => api.programVersions(name), [name]);
+  const loadVersions = useCallback(() => api.programVersions({ name, team }), [name, team]);
   const pipelines = usePolled('pipelines', loadPipelines, 5_000).state;
-  const versions = usePolled(`versions:${name}:${program?.version ?? 0}`, loadVersions, null).state;
+  const versions = usePolled(`versions:${team ?? ''}/${name}:${program?.version ?? 0}`, loadVersions, null).state;
   const now = useNow();
 
   useEffect(() => {
     document.title = `${name}.sql — Weir`;
   }, [name]);
 
-  const users = pipelines.status === 'ok' ? pipelines.value.filter((p) => p.program === name) : [];
+  if (toChoose !== null) {
+    return (
+      <main className="page">
+        <TeamChoice what="program" name={name} teams={toChoose} hrefFor={(t) => programPath({ name, team: t }, tab)} />
+      </main>
+    );
+  }
+
+  const users =
+    pipelines.status === 'ok' && program !== null
+      ? pipelines.value.filter((p) => p.program === name && p.team === program.team)
+      : [];
 
   return (
     <main className="workspace">
@@ -40,13 +59,13 @@ export function ProgramPage({ name, tab }: Props) {
             program={program}
             onSaved={setProgram}
             readOnlyReason={null}
-            homePath={programPath(name)}
+            homePath={programPath(target)}
             tab={tab}
-            hrefFor={(t) => programPath(name, t as ProgramTab)}
+            hrefFor={(t) => programPath(target, t as ProgramTab)}
             tabsLabel={`Program ${name}`}
           />
         ) : (
-          <LoadStatus what={`program “${name}”`} error={error} />
+          <LoadStatus what={`program “${refLabel(target)}”`} error={error} />
         )}
       </div>
       <aside className="side-column" aria-label="Program details">
@@ -61,7 +80,7 @@ export function ProgramPage({ name, tab }: Props) {
           <ul className="plain-list">
             {users.map((p) => (
               <li key={p.name} className="button-row">
-                <Link to={pipelinePath(p.name)} className="mono">
+                <Link to={pipelinePath(linkRef(p, teams))} className="mono">
                   {p.name}
                 </Link>
                 <StateBadge state={p.state} />
