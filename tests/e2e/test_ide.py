@@ -233,9 +233,13 @@ def test_dialect_highlighting_f8_and_ctrl_enter(stack: LiveStack, page: Page) ->
     expect(page.get_by_test_id("problems-summary")).to_have_text("2 errors")
 
     # The dialect's words get a token class and colour of their own, apart from SQL's.
-    tokens = page.evaluate(TOKENS, ["STREAM", "LATENESS", "CREATE", "clicks"])
+    words = ["STREAM", "LATENESS", "CREATE", "clicks"]
+    # Monaco tokenizes after it paints the text: wait until each word is a token of its own.
+    tokenized = f"words => new Set(({TOKENS})(words).map(t => t.word)).size === words.length"
+    page.wait_for_function(tokenized, arg=words)
+    tokens = page.evaluate(TOKENS, words)
     by_word = {t["word"]: t for t in tokens}
-    assert set(by_word) == {"STREAM", "LATENESS", "CREATE", "clicks"}, tokens
+    assert set(by_word) == set(words), tokens
     for word in ("STREAM", "LATENESS"):
         assert by_word[word]["colour"] == DIALECT_COLOUR, tokens
         assert int(by_word[word]["weight"]) >= 700, tokens
