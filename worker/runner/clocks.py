@@ -32,9 +32,10 @@ def max_key(relation: Mapping[str, Any], index: int) -> str:
     return f"{relation['name']}.{relation['columns'][index]['name']}"
 
 
-def waterlines(inputs: Sequence[Mapping[str, Any]], maxima: Mapping[str, str]) -> dict[str, str]:
-    """Each input's waterline by "relation.column", as text: a LATENESS column's max seen
-    minus its lateness, a stream's clock. Columns without one yet are left out.
+def waterlines(relations: Sequence[Mapping[str, Any]], maxima: Mapping[str, str]) -> dict[str, str]:
+    """Each input's (or view's) waterline by "relation.column", as text: a LATENESS
+    column's max seen minus its lateness, a stream's clock. Columns without one yet are
+    left out.
 
     >>> hour = {"kind": "literal", "value": 3600000000, "type": "INTERVAL DAY TO SECOND"}
     >>> table = {"name": "t", "kind": "table",
@@ -43,7 +44,7 @@ def waterlines(inputs: Sequence[Mapping[str, Any]], maxima: Mapping[str, str]) -
     {'t.ts': '2020-01-01 09:00:00'}
     """
     lines = {}
-    for relation in inputs:
+    for relation in relations:
         for index, column in enumerate(relation["columns"]):
             top = maxima.get(max_key(relation, index))
             lateness = column.get("lateness")
@@ -53,7 +54,7 @@ def waterlines(inputs: Sequence[Mapping[str, Any]], maxima: Mapping[str, str]) -
                 line = _minus(column["type"], top, lateness)
                 if line is not None:
                     lines[max_key(relation, index)] = line
-            elif relation["kind"] == "stream" and column["name"] == ROWTIME:
+            elif relation.get("kind") == "stream" and column["name"] == ROWTIME:
                 lines[max_key(relation, index)] = top
     return lines
 

@@ -40,7 +40,7 @@ from worker.runner.incremental import (
     row_json,
     types_of,
 )
-from worker.runner.inputs import table_input
+from worker.runner.inputs import has_lateness, table_input, view_lateness
 from worker.runner.keys import has_upserts, upserted
 from worker.runner.lower import WEIGHT, scanned
 from worker.runner.pumps import as_input_log, declared_states, pump_order, pumped
@@ -56,10 +56,11 @@ from worker.runner.state import (
 )
 from worker.runner.step import AS_STRING, Change, _as_json, _consolidated, in_view_order
 from worker.runner.temporal import History
-from worker.runner.waterline import input_waterline, rel_waterline
+from worker.runner.waterline import input_waterline, raised_by_lateness, rel_waterline
 
 log = logging.getLogger("weir.runner")
 INPUT_SCHEMA = "seq:bigint,relation:string,weight:smallint,row:string"
+VIEW_DROP_SEQ = 2**62  # a view's late rows are reported after its step's input rows
 
 
 @dataclass
@@ -113,6 +114,8 @@ class StepEngine:
         }
         self.relations = {r["name"]: r for r in plan["inputs"]}
         self.views = {v["name"]: v for v in plan["views"]}
+        # The relations with waterlines of their own: inputs, and views with LATENESS.
+        self.timed = [*plan["inputs"], *(v for v in plan["views"] if has_lateness(v))]
         self.pumps = {p["name"]: (i, p) for i, p in enumerate(plan.get("pumps", []))}
         self.columns = {r["name"]: r["columns"] for r in [*plan["inputs"], *plan["views"]]}
         self.order = pump_order(plan)
@@ -199,6 +202,14 @@ class StepEngine:
                     fill.changes[name] = backfill.with_history(name, delta)
                 else:
                     delta = ctx.rel(view["query"], name)
+                if has_lateness(view):
+                    late = view_lateness(view, delta, maxima)
+                    delta = late.changes
+                    dropped = _as_json(view, _consolidated(late.dropped, len(view["columns"])))
+                    dropped = dropped.select(
+                        F.lit(VIEW_DROP_SEQ).alias("seq"), F.lit("late").alias("reason"), "row"
+                    )
+                    records += _time_records(name, dropped, late.maxima)
                 ctx.changes[name] = delta
                 if view.get("local"):
                     continue
@@ -240,15 +251,11 @@ class StepEngine:
             ctx.changes[name] = upserted(ctx, relation, tables.changes)
         else:
             ctx.changes[name] = tables.changes.drop("seq")
-        reason = F.concat_ws("\u0000", F.lit(name), F.col("reason"))
-        records = [
-            _tagged(tables.dropped, "dropped", reason, F.lit(0), F.col("row"), F.col("seq")),
+        ctx.clocks.update(tables.maxima)
+        return [
             _tagged(tables.held, "held", name, F.col("weight"), F.col("row"), F.col("seq")),
+            *_time_records(name, tables.dropped, tables.maxima),
         ]
-        for key, top in tables.maxima.items():
-            ctx.clocks[key] = top
-            records.append(_tagged(top, "max", key, F.lit(0), F.col("value"), F.lit(0)))
-        return records
 
     def _finish(
         self,
@@ -294,7 +301,9 @@ class StepEngine:
         for key, (rows, weights) in state_changes.items():
             multisets[key] = integrated(multisets.get(key), rows, weights)
         counts = dict(values.get("dropped_counts", {}))
-        for _, drop in sorted(dropped, key=lambda d: d[0]):
+        # In input order; a view's late rows (one seq for all) by their text.
+        dropped.sort(key=lambda d: (d[0], json.dumps(d[1]["row"], sort_keys=True)))
+        for _, drop in dropped:
             count = counts[drop["relation"]] = counts.get(drop["relation"], 0) + 1
             if _power_of_ten(count):  # the 1st, 10th, 100th, ... dropped row of a table
                 log.warning(
@@ -320,15 +329,14 @@ class StepEngine:
             changes = _changes(view, outputs.get(view["name"], {}))
             if changes:
                 deltas[view["name"]] = changes
-        dropped.sort(key=lambda d: d[0])
         return StepResult(
             deltas,
             [drop for _, drop in dropped],
             pumped=pumped_counts,
-            dropped_seqs=[seq for seq, _ in dropped],
+            dropped_seqs=[seq for seq, d in dropped if d["relation"] in self.relations],
             state_rows=sum(table.num_rows for table in multisets.values()),
             state_rows_by_key={key: table.num_rows for key, table in multisets.items()},
-            waterlines={**waterlines(self.plan["inputs"], maxima), **view_lines},
+            waterlines={**waterlines(self.timed, maxima), **view_lines},
             extra={v["name"]: _changes(v, extra.get(v["name"], {})) for v in extra_views},
         )
 
@@ -376,7 +384,8 @@ class StepEngine:
         relations = {r["name"]: input_waterline(self.spark, r, maxima) for r in self.plan["inputs"]}
         rows = []
         for view in self.plan["views"]:
-            relations[view["name"]] = rel_waterline(self.spark, view["query"], relations)
+            line = rel_waterline(self.spark, view["query"], relations)
+            relations[view["name"]] = raised_by_lateness(line, view, maxima)
             if view["name"] in self.emit_final:
                 index = self.emit_final[view["name"]]
                 value = relations[view["name"]].select(names(index + 1)[index])
@@ -414,6 +423,17 @@ def touched_by(plan: Mapping[str, Any], changed: Collection[str]) -> set[str]:
         if not touched.isdisjoint(scanned(view["query"])):
             touched.add(view["name"])
     return touched
+
+
+def _time_records(
+    name: str, dropped: DataFrame, maxima: Mapping[str, DataFrame]
+) -> list[DataFrame]:
+    """A relation's dropped rows (seq, reason, row) and new time maxima, tagged."""
+    reason = F.concat_ws("\u0000", F.lit(name), F.col("reason"))
+    records = [_tagged(dropped, "dropped", reason, F.lit(0), F.col("row"), F.col("seq"))]
+    for key, top in maxima.items():
+        records.append(_tagged(top, "max", key, F.lit(0), F.col("value"), F.lit(0)))
+    return records
 
 
 def _published(view: Mapping[str, Any], delta: DataFrame, tag: str, name: str) -> DataFrame:

@@ -4,6 +4,7 @@ Rules (docs/contracts.md, spec/feldera-streaming-extensions.md), all against val
 known from the previous step, so a waterline never moves within a step:
 
 - LATENESS column: an insert below (max value seen so far - lateness) is dropped, "late".
+  A view's LATENESS statement does the same to the view's changes (`view_lateness`).
 - stream: a row with a rowtime below the stream's clock (the max rowtime of every
   earlier row and bound) is dropped, "out_of_order".
 - WATERMARK column: a row waits in the table's held rows until the column's running
@@ -53,12 +54,7 @@ def table_input(
     columns = relation["columns"]
     rows = new.where(F.col("weight") != 0)
     parsed = parse_rows(rows, relation)
-    late = F.lit(False)
-    for i, column in enumerate(columns):
-        if column.get("lateness") is not None:
-            waterline = previous(maxima, relation, i) - lower_expr(column["lateness"])
-            late = late | F.coalesce(F.col(positional(i)) < waterline, F.lit(False))
-    late = (F.col(WEIGHT) > 0) & late
+    late = (F.col(WEIGHT) > 0) & _below_waterline(relation, maxima)
     reason = F.when(late, F.lit("late"))
     if relation["kind"] == "stream" and ROWTIME in [c["name"] for c in columns]:
         reason = F.when(_out_of_order(relation, maxima), "out_of_order").otherwise(reason)
@@ -89,6 +85,49 @@ def table_input(
     return TableInput(changes, dropped, waiting, result_maxima)
 
 
+def _below_waterline(relation: Mapping[str, Any], maxima: Mapping[str, str]) -> Column:
+    """Whether a row is below its relation's waterline in any LATENESS column: below the
+    column's max as of the previous step less the lateness."""
+    late = F.lit(False)
+    for i, column in enumerate(relation["columns"]):
+        if column.get("lateness") is not None:
+            waterline = previous(maxima, relation, i) - lower_expr(column["lateness"])
+            late = late | F.coalesce(F.col(positional(i)) < waterline, F.lit(False))
+    return late
+
+
+@dataclass
+class ViewLateness:
+    changes: DataFrame  # c0..cN, WEIGHT: the view's changes at or above its waterline
+    dropped: DataFrame  # c0..cN, WEIGHT: the changes below it
+    maxima: dict[str, DataFrame]  # as TableInput's
+
+
+def has_lateness(relation: Mapping[str, Any]) -> bool:
+    return any(c.get("lateness") is not None for c in relation["columns"])
+
+
+def view_lateness(
+    view: Mapping[str, Any], changes: DataFrame, maxima: Mapping[str, str]
+) -> ViewLateness:
+    """A view's changes of the step after its LATENESS statements (`LATENESS v.col expr;`).
+
+    The view's waterline in a column is the max value of its rows in earlier steps less
+    the lateness, as a table's. A change below it is dropped, insert or delete alike:
+    the view's rows behind its waterline stay as they are, for its readers and its
+    stored contents. (A table's delete below its waterline still removes the row: a
+    delete there is the user's, here it would only be the echo of a late row.)
+    """
+    flagged = changes.withColumn("__late", _below_waterline(view, maxima))
+    accepted = flagged.where(~F.col("__late")).drop("__late")
+    result_maxima = {}
+    for i, column in enumerate(view["columns"]):
+        if column.get("lateness") is not None:
+            values = accepted.where(F.col(WEIGHT) > 0).select(F.col(positional(i)).alias("value"))
+            result_maxima[max_key(view, i)] = _running_max(values, view, i, maxima)
+    return ViewLateness(accepted, flagged.where("__late").drop("__late"), result_maxima)
+
+
 def _bounds(new: DataFrame, sql_type: str) -> DataFrame:
     """The time of each bound in `new` (a strict bound excludes its own time too)."""
     bound = new.where(F.col("weight") == 0).select(F.from_json("row", BOUND_SCHEMA).alias("b"))
@@ -117,6 +156,12 @@ def _maximum(
 ) -> DataFrame:
     sql_type = relation["columns"][index]["type"]
     values = accepted.select(F.col(positional(index)).alias("value"))
-    values = values.unionByName(_bounds(new, sql_type))
+    return _running_max(values.unionByName(_bounds(new, sql_type)), relation, index, maxima)
+
+
+def _running_max(
+    values: DataFrame, relation: Mapping[str, Any], index: int, maxima: Mapping[str, str]
+) -> DataFrame:
+    """One row, one column "value": the greatest of `values` and the previous max, as text."""
     top = F.greatest(F.max("value"), previous(maxima, relation, index))
     return values.agg(top.cast("string").alias("value"))

@@ -16,8 +16,9 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from worker.runner.clocks import ROWTIME, max_key
+from worker.runner.clocks import ROWTIME
 from worker.runner.incremental import names, one_row
+from worker.runner.inputs import has_lateness, previous
 from worker.runner.lower import lower_expr, positional, spark_type
 
 
@@ -30,7 +31,7 @@ def input_waterline(
 ) -> DataFrame:
     values = []
     for i, column in enumerate(relation["columns"]):
-        top = F.lit(maxima.get(max_key(relation, i))).cast(spark_type(column["type"]))
+        top = previous(maxima, relation, i)
         if column.get("lateness") is not None:
             values.append(top - lower_expr(column["lateness"]))
         elif relation["kind"] == "stream" and column["name"] == ROWTIME:
@@ -38,6 +39,23 @@ def input_waterline(
         else:
             values.append(F.lit(None).cast(spark_type(column["type"])))
     return _row(spark, values)
+
+
+def raised_by_lateness(
+    line: DataFrame, view: Mapping[str, Any], maxima: Mapping[str, str]
+) -> DataFrame:
+    """A view's waterline row with its LATENESS statements: in such a column, the greater
+    of what its query gives and the view's own (max seen - lateness, inputs.py)."""
+    if not has_lateness(view):
+        return line
+    values = []
+    for i, column in enumerate(view["columns"]):
+        value = F.col(positional(i))
+        if column.get("lateness") is not None:
+            own = previous(maxima, view, i) - lower_expr(column["lateness"])
+            value = F.greatest(value, own)
+        values.append(value.alias(positional(i)))
+    return line.select(*values)
 
 
 def _temporal_lines(rel: Mapping[str, Any], nulls: list[Any], nl: int) -> list[Any]:
