@@ -254,7 +254,7 @@ def _hop(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     size, slide = int(rel["size"]), int(rel["slide"])
     micros = F.unix_micros(F.col(positional(rel["time"])).cast("timestamp"))
     windows = math.ceil(size / slide)
-    base = micros - F.pmod(micros, F.lit(slide))
+    base = micros - F.pmod(micros - F.lit(int(rel.get("offset", 0))), F.lit(slide))
     exploded = child.withColumn("__t", micros).withColumn(
         "__start", F.explode(F.sequence(F.lit(0), F.lit(windows - 1)))
     )

@@ -156,9 +156,12 @@ def _micros(value: Any) -> int:
 
 
 def _tumble_start(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """The start of the window of `size` (raw[1]) holding the time: windows start at
+    offset + k * size (raw[2], 0 when absent)."""
     size = _micros(raw[1].get("value"))
+    offset = _micros(raw[2].get("value")) if len(raw) > 2 else 0
     micros = F.unix_micros(args[0].cast("timestamp"))
-    start = micros - F.pmod(micros, F.lit(size))
+    start = micros - F.pmod(micros - F.lit(offset), F.lit(size))
     return F.timestamp_micros(start).cast(T.TimestampNTZType())
 
 

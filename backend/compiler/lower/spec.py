@@ -224,6 +224,7 @@ class HopJson(TypedDict):
     time: int
     size: int
     slide: int
+    offset: NotRequired[int]  # absent for 0: the plans of windows with none stay as they were
     columns: list[ColumnJson]
 
 
@@ -507,7 +508,7 @@ def rel_json(rel: plan.Rel) -> RelJson:
             rows = [[expr_json(e) for e in row] for row in rel.rows]
             return {"op": "values", "rows": rows, "columns": columns}
         case plan.Hop():
-            return {
+            hop: HopJson = {
                 "op": "hop",
                 "input": rel_json(rel.input),
                 "time": rel.time,
@@ -515,6 +516,9 @@ def rel_json(rel: plan.Rel) -> RelJson:
                 "slide": rel.slide,
                 "columns": columns,
             }
+            if rel.offset:
+                hop["offset"] = rel.offset
+            return hop
         case plan.WindowJoin():
             return {
                 "op": "window_join",

@@ -259,6 +259,7 @@ class Hop:
     time: int
     size: int  # microseconds
     slide: int  # microseconds
+    offset: int  # microseconds: windows start at offset + k * slide
     columns: tuple[Field, ...]
     span: Span
 

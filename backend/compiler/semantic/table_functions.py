@@ -3,7 +3,9 @@
 `TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR))` is a project adding
 `window_start = tumble_start(ts, size)` and `window_end = tumble_end(ts, size)`;
 `TABLE(HOP(TABLE t, DESCRIPTOR(ts), slide, size))` is a `hop` node adding the
-same two columns. Arguments may be named: DATA, TIMECOL, SIZE, SLIDE.
+same two columns. Both take an optional last argument OFFSET, an interval that
+moves every window's start (Feldera's). Arguments may be named: DATA, TIMECOL,
+SIZE, SLIDE, OFFSET.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from backend.compiler.semantic.catalog import Relation
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.scope import Scope
-from backend.compiler.semantic.time_functions import interval_micros
+from backend.compiler.semantic.time_functions import interval_micros, window_offset
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -62,7 +64,10 @@ def function_input(
     return Input(rel, relation, description, arg.span)
 
 
-PARAMETERS = {"tumble": ("data", "timecol", "size"), "hop": ("data", "timecol", "slide", "size")}
+PARAMETERS = {
+    "tumble": ("data", "timecol", "size", "offset"),
+    "hop": ("data", "timecol", "slide", "size", "offset"),
+}
 
 
 def bind_table_function(
@@ -79,10 +84,11 @@ def bind_table_function(
     if item.column_aliases:
         env.not_supported("column aliases in FROM", item.column_aliases[0].span)
         return None
-    placed = place_arguments(call, PARAMETERS[name], env)
+    placed = place_arguments(call, PARAMETERS[name], env, optional=("offset",))
     if placed is None:
         return None
-    data, timecol, *sizes = (placed[p] for p in PARAMETERS[name])
+    written_offset = placed.pop("offset", None)
+    data, timecol, *sizes = (placed[p] for p in PARAMETERS[name][:-1])
     if not isinstance(data, ast.TableArg):
         env.report(error(Code.TYPE_MISMATCH, f"{name.upper()} expects TABLE name", data.span))
         return None
@@ -97,6 +103,15 @@ def bind_table_function(
         if value is not None and length is None:
             message = f"{name.upper()} expects a positive INTERVAL DAY TO SECOND literal"
             env.report(error(Code.TYPE_MISMATCH, f"{message}, found {value.type}", written.span))
+    offset = None
+    if written_offset is not None:
+        bound_offset = bind_expr(written_offset, ctx)
+        offset = None if bound_offset is None else window_offset(bound_offset)
+        if offset is None:
+            if bound_offset is not None:
+                message = f"{name.upper()} expects an INTERVAL DAY TO SECOND literal as its OFFSET"
+                env.report(error(Code.TYPE_MISMATCH, message, written_offset.span))
+            return None
     if time is None or None in lengths:
         return None
     column = source.columns[time]
@@ -108,9 +123,12 @@ def bind_table_function(
     if name == "hop":
         slide_us, size_us = lengths
         assert slide_us is not None and size_us is not None
-        return plan.Hop(source, time, size_us, slide_us, columns, item.span)
+        offset_us = 0 if offset is None else offset.value
+        assert isinstance(offset_us, int)  # window_offset answers microseconds
+        return plan.Hop(source, time, size_us, slide_us, offset_us, columns, item.span)
     size_literal = bound[0]
     assert size_literal is not None
+    window = (size_literal,) if offset is None else (size_literal, offset)
     ref = plan.ColumnRef(time, column.name, column.type, column.nullable, timecol.span)
     exprs: list[plan.Expr] = [
         plan.ColumnRef(i, f.name, f.type, f.nullable, item.span)
@@ -118,7 +136,7 @@ def bind_table_function(
     ]
     for function in ("tumble_start", "tumble_end"):
         exprs.append(
-            plan.Call(function, (ref, size_literal), types.TIMESTAMP, column.nullable, item.span)
+            plan.Call(function, (ref, *window), types.TIMESTAMP, column.nullable, item.span)
         )
     return plan.Project(source, tuple(exprs), columns, item.span)
 

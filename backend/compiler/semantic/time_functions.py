@@ -6,6 +6,8 @@ allowed in GROUP BY, where it stands for the window start.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
@@ -104,11 +106,14 @@ def window_call(
             )
         )
         return None
-    if call.star or call.distinct or len(args) != 2:
-        message = f"{shown} expects 2 arguments: a TIMESTAMP and an INTERVAL literal"
+    if call.star or call.distinct or len(args) not in (2, 3):
+        message = (
+            f"{shown} expects 2 or 3 arguments: a TIMESTAMP, an INTERVAL literal and "
+            "optionally the windows' alignment (an INTERVAL offset or a TIME of day)"
+        )
         diagnostics.append(error(Code.UNKNOWN_FUNCTION, message, call.span))
         return None
-    time, size = args
+    time, size, *align = args
     if time.type != types.TIMESTAMP:
         message = f"{shown} expects a TIMESTAMP, found {time.type}"
         diagnostics.append(error(Code.TYPE_MISMATCH, message, time.span))
@@ -117,8 +122,30 @@ def window_call(
         message = f"{shown} expects a positive INTERVAL DAY TO SECOND literal as its size"
         diagnostics.append(error(Code.TYPE_MISMATCH, message, size.span))
         return None
+    offsets = [window_offset(a) for a in align]
+    if None in offsets:
+        message = f"{shown} expects an INTERVAL DAY TO SECOND or TIME literal as its alignment"
+        diagnostics.append(error(Code.TYPE_MISMATCH, message, align[0].span))
+        return None
     function = "tumble_end" if name == "tumble_end" else "tumble_start"
-    return plan.Call(function, args, types.TIMESTAMP, time.nullable, call.span)
+    arguments = (time, size, *(o for o in offsets if o is not None))
+    return plan.Call(function, arguments, types.TIMESTAMP, time.nullable, call.span)
+
+
+def window_offset(expr: plan.Expr) -> plan.Literal | None:
+    """A window's alignment as an INTERVAL DAY TO SECOND literal: windows start at
+    offset + k * size. An interval literal is taken as it is; a TIME literal is the
+    time of day windows are aligned at (Calcite's `TUMBLE(ts, size, TIME '0:30')`)."""
+    if not isinstance(expr, plan.Literal):
+        return None
+    if expr.type == types.INTERVAL_DAY_TIME and isinstance(expr.value, int):
+        return expr
+    if expr.type == types.TIME and isinstance(expr.value, str):
+        clock = dt.time.fromisoformat(expr.value)
+        micros = ((clock.hour * 60 + clock.minute) * 60 + clock.second) * 10**6
+        micros += clock.microsecond
+        return plan.Literal(micros, types.INTERVAL_DAY_TIME, False, expr.span)
+    return None
 
 
 def interval_micros(expr: plan.Expr) -> int | None:

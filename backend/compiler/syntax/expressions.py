@@ -416,9 +416,12 @@ def _arguments(c: Cursor) -> tuple[ast.Expr, ...]:
 
 
 def _argument(c: Cursor) -> ast.Expr:
-    if c.at_identifier() and c.peek().is_symbol("=>"):
-        name = c.expect_identifier("an argument name")
+    token = c.current
+    # A parameter's name may be a reserved word too: `OFFSET => INTERVAL '5' MINUTE`.
+    if token.kind in (TokenKind.WORD, TokenKind.QUOTED) and c.peek().is_symbol("=>"):
         c.advance()
+        c.advance()
+        name = ast.Identifier(token.value, token.kind is TokenKind.QUOTED, token.span)
         value = parse_expr(c)
         return ast.NamedArgument(name, value, name.span.to(value.span))
     return parse_expr(c)
