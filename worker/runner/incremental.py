@@ -258,7 +258,8 @@ def _hop(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     exploded = child.withColumn("__t", micros).withColumn(
         "__start", F.explode(F.sequence(F.lit(0), F.lit(windows - 1)))
     )
-    exploded = exploded.withColumn("__start", base - F.col("__start") * F.lit(slide))
+    # In BIGINT: `sequence` counts in INT, and k * slide passes 2^31 microseconds (36 minutes).
+    exploded = exploded.withColumn("__start", base - F.col("__start").cast("long") * F.lit(slide))
     inside = exploded.where(F.col("__start") + F.lit(size) > F.col("__t"))
     start = F.timestamp_micros(F.col("__start")).cast(T.TimestampNTZType())
     return inside.select(
