@@ -25,7 +25,7 @@ from backend.compiler.semantic.scope import (
     row_column,
 )
 from backend.compiler.semantic.set_operations import bind_set_operation, bind_values
-from backend.compiler.semantic.sorting import bind_sort
+from backend.compiler.semantic.sorting import bind_sort, keys_from_the_from, without_hidden
 from backend.compiler.semantic.subqueries import (
     bind_subquery_condition,
     conjuncts,
@@ -52,12 +52,18 @@ def bind_query(query: ast.Query, env: Environment) -> BoundQuery | None:
     saved = dict(env.ctes)
     _bind_with(query, env)
     body = _bind_body(query.body, env)
+    order_by, hidden = query.order_by, 0
+    if body is not None and isinstance(query.body, ast.Select) and query.body.distinct is None:
+        select, order_by, hidden = keys_from_the_from(query.body, order_by, body.rel)
+        if hidden:  # bound again, with a column for each key its output does not have
+            body = _bind_select(select, env)
     env.ctes = saved
-    if body is not None and (query.order_by or query.limit is not None):
-        if query.order_by and is_stream(query):
-            _check_order_later(query.order_by[0], body, env)
-        sort = bind_sort(query.order_by, query.limit, body.rel, query.span, env)
-        body = None if sort is None else BoundQuery(sort, body.spans)
+    if body is not None and (order_by or query.limit is not None):
+        if order_by and is_stream(query):
+            _check_order_later(order_by[0], body, env)
+        sort = bind_sort(order_by, query.limit, body.rel, query.span, env)
+        spans = body.spans[: len(body.spans) - hidden]
+        body = None if sort is None else BoundQuery(without_hidden(sort, hidden), spans)
     return None if env.has_errors_since(mark) else body
 
 

@@ -3,17 +3,28 @@
 A key is an output column (by name or alias), its 1-based position, or an
 expression of output columns. LIMIT and OFFSET take non-negative integer
 constants. The result is one `Sort` node above the query (plan/nodes.py).
+
+Of a SELECT without DISTINCT, a key may also be an expression of its FROM
+columns (`SELECT id FROM t ORDER BY x`), or of its groups and aggregates
+(`... GROUP BY g ORDER BY MAX(x)`), as in standard SQL: `keys_from_the_from`
+adds such a key to the select list as a hidden column, which the query sorts
+by and then leaves out.
 """
 
 from __future__ import annotations
 
-from backend.compiler.diagnostics import Code, error
+from dataclasses import replace
+
+from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.scope import Scope, ScopeEntry
 from backend.compiler.source import Span
+from backend.compiler.suggest import Budget
 from backend.compiler.syntax import ast
+
+HIDDEN = "__order_"  # the names of hidden ORDER BY columns: __order_1, __order_2, ...
 
 
 def bind_sort(
@@ -44,8 +55,49 @@ def sort_key(expr: plan.Expr, item: ast.OrderItem) -> plan.SortKey:
     return plan.SortKey(expr, item.descending, nulls_first)
 
 
+def keys_from_the_from(
+    select: ast.Select, order_by: tuple[ast.OrderItem, ...], rel: plan.Rel
+) -> tuple[ast.Select, tuple[ast.OrderItem, ...], int]:
+    """`select` with a hidden column for each ORDER BY key that is not one of its
+    output's (`rel`), the keys naming those columns, and how many were added."""
+    items = list(select.items)
+    keys = []
+    for item in order_by:
+        if _is_position(item) or _binds_to_output(item, rel):
+            keys.append(item)
+            continue
+        span = item.expr.span
+        alias = ast.Identifier(f"{HIDDEN}{len(items) - len(select.items) + 1}", False, span)
+        items.append(ast.ExprItem(item.expr, alias, span))
+        keys.append(replace(item, expr=ast.ColumnRef((alias,), span)))
+    return replace(select, items=tuple(items)), tuple(keys), len(items) - len(select.items)
+
+
+def without_hidden(rel: plan.Rel, hidden: int) -> plan.Rel:
+    """`rel` without its last `hidden` columns (see `keys_from_the_from`)."""
+    if not hidden:
+        return rel
+    fields = rel.columns[:-hidden]
+    refs = tuple(
+        plan.ColumnRef(i, f.name, f.type, f.nullable, rel.span) for i, f in enumerate(fields)
+    )
+    return plan.Project(rel, refs, fields, rel.span)
+
+
+def _binds_to_output(item: ast.OrderItem, rel: plan.Rel) -> bool:
+    entry = ScopeEntry("", item.span, "the query's output", rel.columns, 0)
+    scratch: list[Diagnostic] = []
+    ctx = ExprContext(Scope((entry,)), scratch, Budget(0), aggregate_clause="ORDER BY")
+    return bind_expr(item.expr, ctx) is not None and not scratch
+
+
+def _is_position(item: ast.OrderItem) -> bool:
+    return isinstance(item.expr, ast.NumberLiteral) and item.expr.kind == "integer"
+
+
 def _bind_key(item: ast.OrderItem, rel: plan.Rel, env: Environment) -> plan.SortKey | None:
-    if isinstance(item.expr, ast.NumberLiteral) and item.expr.kind == "integer":
+    if _is_position(item):
+        assert isinstance(item.expr, ast.NumberLiteral)
         position = int(item.expr.text)
         if not 1 <= position <= len(rel.columns):
             env.report(

@@ -45,6 +45,6 @@ SELECT * FROM orders;
 CREATE TABLE order_log (product_id INT, units INT);
 CREATE PUMP relational AS INSERT INTO order_log SELECT product_id, units FROM orders;
 
--- A streaming ORDER BY needs a monotonic leading key (ORDER BY is not compiled yet).
+-- A streaming ORDER BY needs a monotonic leading key.
 CREATE VIEW o1 AS SELECT STREAM product_id, units FROM orders ORDER BY units, rowtime;
 CREATE VIEW o2 AS SELECT STREAM rowtime, units FROM orders ORDER BY rowtime, units;

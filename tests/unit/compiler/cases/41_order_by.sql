@@ -19,4 +19,4 @@ CREATE VIEW not_monotonic AS SELECT STREAM productId FROM Orders ORDER BY produc
 CREATE VIEW bad_position AS SELECT id FROM scores ORDER BY 3;
 CREATE VIEW bad_limit AS SELECT id FROM scores LIMIT -1;
 CREATE VIEW bad_offset AS SELECT id FROM scores ORDER BY id OFFSET 1.5;
-CREATE VIEW bad_key AS SELECT id FROM scores ORDER BY score;
+CREATE VIEW bad_key AS SELECT id FROM scores ORDER BY nope;
