@@ -8,6 +8,7 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
+from tests.integration.runtime.test_replay import INSERTS  # the spec's five insertions
 from worker.replay import compile_with_queries, replay
 
 # The spec's example, with the lateness on the view rather than on the table.
@@ -17,13 +18,6 @@ LATENESS v.ts INTERVAL '1' HOUR;
 CREATE VIEW v AS SELECT t.ts, t.location FROM t;
 CREATE VIEW later AS SELECT location FROM v;
 """
-INSERTS = [
-    {"ts": "2020-01-01 00:00:00", "location": "home"},
-    {"ts": "2020-01-01 01:00:00", "location": "office"},
-    {"ts": "2020-01-01 00:10:00", "location": "shop"},
-    {"ts": "2020-01-01 02:00:00", "location": "home"},
-    {"ts": "2020-01-01 00:20:00", "location": "friend"},
-]
 
 
 def run(spark: SparkSession, program: str, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
