@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.core.errors import error_body
+from backend.core.errors import NotFound, error_body
 
 
 class HealthApi(APIView):
@@ -86,6 +86,8 @@ TEAM_PARAMETER_HELP = (
 def team_param(request: Request) -> str | None:
     """`?team=`: which of the caller's teams a name in the path means (docs/api.md, "Teams")."""
     team = request.query_params.get("team")
+    if team and "\x00" in team:  # PostgreSQL text holds no NUL: no team is named so
+        raise NotFound(f"No team named {team!r}")
     return team or None
 
 

@@ -1,5 +1,6 @@
 from django.urls import path, re_path
 
+import backend.core.converters  # noqa: F401  (registers <text:...>)
 from backend.pipelines import apis
 
 urlpatterns = [
@@ -11,17 +12,17 @@ urlpatterns = [
         name="pipeline-action",
     ),
     path(
-        "pipelines/<slug:name>/ingress/<str:relation>",
+        "pipelines/<slug:name>/ingress/<text:relation>",
         apis.PipelineIngressApi.as_view(),
         name="pipeline-ingress",
     ),
     path(
-        "pipelines/<slug:name>/ingress/<str:relation>/bound",
+        "pipelines/<slug:name>/ingress/<text:relation>/bound",
         apis.PipelineBoundApi.as_view(),
         name="pipeline-ingress-bound",
     ),
     path(
-        "pipelines/<slug:name>/egress/<str:view>",
+        "pipelines/<slug:name>/egress/<text:view>",
         apis.PipelineEgressApi.as_view(),
         name="pipeline-egress",
     ),
@@ -41,7 +42,7 @@ urlpatterns = [
     path("pipelines/<slug:name>/events", apis.PipelineEventsApi.as_view(), name="pipeline-events"),
     path("pipelines/<slug:name>/pumps", apis.PipelinePumpsApi.as_view(), name="pipeline-pumps"),
     re_path(
-        r"^pipelines/(?P<name>[-\w]+)/pumps/(?P<pump>[^/]+)/(?P<action>start|pause|resume|stop)$",
+        r"^pipelines/(?P<name>[-\w]+)/pumps/(?P<pump>[^/\x00]+)/(?P<action>start|pause|resume|stop)$",
         apis.PipelinePumpActionApi.as_view(),
         name="pipeline-pump-action",
     ),

@@ -92,6 +92,19 @@ def test_bad_requests_get_the_error_envelope(stack: LiveStack) -> None:
             status, body = stack.api(method, path, key=key)
             assert (status, body["code"]) == (404, "not_found"), (method, path, body)
             assert set(body) == {"message", "code", "details"}
+    # PostgreSQL text holds no NUL, so nothing is named with one: such a name is unknown.
+    program, pipeline = unique("prog"), unique("pipe")
+    assert stack.api("POST", "programs", {"name": program, "sql": PROGRAM})[0] == 201
+    assert stack.api("POST", "pipelines", {"name": pipeline, "program": program})[0] == 201
+    for method, path in [
+        ("GET", f"pipelines/{pipeline}?team=a%00b"),
+        ("POST", f"pipelines/{pipeline}/pumps/p%00/stop"),
+        ("POST", f"pipelines/{pipeline}/ingress/orders%00"),
+        ("GET", f"pipelines/{pipeline}/egress/large_orders%00"),
+        ("DELETE", "api_keys/k%00"),
+    ]:
+        status, body = stack.api(method, path)
+        assert (status, body["code"]) == (404, "not_found"), (method, path, body)
 
 
 def test_pipeline_runs_on_spark_and_pause_resume_stop_lose_no_row(stack: LiveStack) -> None:
