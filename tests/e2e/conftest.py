@@ -23,6 +23,20 @@ START_TIMEOUT_MS = 240_000  # a pipeline's first start on a busy machine (a cold
 STEP_TIMEOUT_MS = 120_000  # input sent until its step's changes show
 WIDE = ViewportSize(width=1280, height=800)
 NARROW = ViewportSize(width=1024, height=640)
+# The orders table and its view of large orders, which the browser tests' programs start with.
+ORDERS_PROGRAM = """\
+CREATE TABLE orders (
+    id BIGINT NOT NULL,
+    customer VARCHAR NOT NULL,
+    amount DECIMAL(10, 2) NOT NULL,
+    placed_at TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR
+);
+
+CREATE VIEW large_orders AS
+SELECT id, customer, amount
+FROM orders
+WHERE amount >= 100;
+"""
 
 
 def origin_of(url: str) -> tuple[str, str, int | None]:

@@ -7,22 +7,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 
-from tests.e2e.conftest import NARROW, WIDE, OriginGuard, screenshot, sign_in
+from tests.e2e.conftest import NARROW, ORDERS_PROGRAM, WIDE, OriginGuard, screenshot, sign_in
 from tests.live import PASSWORD, USER, LiveStack
 
-PROGRAM = """\
-CREATE TABLE orders (
-    id BIGINT NOT NULL,
-    customer VARCHAR NOT NULL,
-    amount DECIMAL(10, 2) NOT NULL,
-    placed_at TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR
-);
-
-CREATE VIEW large_orders AS
-SELECT id, customer, amount
-FROM orders
-WHERE amount >= 100;
-"""
+PROGRAM = ORDERS_PROGRAM
 SIZES = [pytest.param(WIDE, id="1280x800"), pytest.param(NARROW, id="1024x640")]
 PIPELINE_CONTROLS = (
     "tab-program",

@@ -10,6 +10,7 @@ from typing import Any
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.conftest import (
+    ORDERS_PROGRAM,
     START_TIMEOUT_MS,
     STEP_TIMEOUT_MS,
     order,
@@ -19,19 +20,9 @@ from tests.e2e.conftest import (
 )
 from tests.live import PASSWORD, USER, LiveStack
 
-PROGRAM = """\
-CREATE TABLE orders (
-    id BIGINT NOT NULL,
-    customer VARCHAR NOT NULL,
-    amount DECIMAL(10, 2) NOT NULL,
-    placed_at TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR
-);
-
-CREATE VIEW large_orders AS
-SELECT id, customer, amount
-FROM orders
-WHERE amount >= 100;
-
+PROGRAM = (
+    ORDERS_PROGRAM
+    + """
 CREATE VIEW totals AS
 SELECT customer, SUM(amount) AS total
 FROM orders
@@ -43,6 +34,7 @@ CREATE PUMP big_pump AS
     INSERT INTO big_trades SELECT STREAM rowtime, ticker, shares FROM trades WHERE shares > 100;
 CREATE VIEW big AS SELECT STREAM ticker, shares FROM big_trades;
 """
+)
 # v2 only adds a view: the state is kept, the new view is filled from what is there.
 ADDED_VIEW = "\nCREATE VIEW small_orders AS SELECT id, amount FROM orders WHERE amount < 100;\n"
 

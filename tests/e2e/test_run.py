@@ -6,6 +6,7 @@ import uuid
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import (
+    ORDERS_PROGRAM,
     START_TIMEOUT_MS,
     STEP_TIMEOUT_MS,
     order,
@@ -15,24 +16,15 @@ from tests.e2e.conftest import (
 )
 from tests.live import PASSWORD, USER, LiveStack
 
-PROGRAM = """\
-CREATE TABLE orders (
-    id BIGINT NOT NULL,
-    customer VARCHAR NOT NULL,
-    amount DECIMAL(10, 2) NOT NULL,
-    placed_at TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR
-);
-
-CREATE VIEW large_orders AS
-SELECT id, customer, amount
-FROM orders
-WHERE amount >= 100;
-
+PROGRAM = (
+    ORDERS_PROGRAM
+    + """
 CREATE STREAM trades (ticker VARCHAR, shares INT);
 CREATE STREAM big_trades (ticker VARCHAR, shares INT);
 CREATE PUMP big_pump AS
     INSERT INTO big_trades SELECT STREAM rowtime, ticker, shares FROM trades WHERE shares > 100;
 """
+)
 FLOOD = 3_000
 SHOWN_PER_VIEW = 500
 
