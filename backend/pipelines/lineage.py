@@ -19,20 +19,10 @@ the state its own operators keep.
 ('t', None)
 """
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-
-def scanned(rel: Any) -> Iterator[str]:
-    """The relations a plan node reads (scans), depth first, with repeats."""
-    if isinstance(rel, Mapping):
-        if rel.get("op") == "scan":
-            yield rel["relation"]
-        for value in rel.values():
-            yield from scanned(value)
-    elif isinstance(rel, list | tuple):
-        for item in rel:
-            yield from scanned(item)
+from worker.runner.lower import scanned
 
 
 def view_inputs(plan: Mapping[str, Any]) -> dict[str, list[str]]:
