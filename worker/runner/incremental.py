@@ -389,8 +389,9 @@ def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     ctx.save(key + ".l", d_left, left_types)
     ctx.save(key + ".r", d_right_plain, right_types)
     d_right = shifted(d_right_plain, nr, nl)
+    # A NULL condition matches nothing, as in SQL (Spark's joins do the same). Left bare,
+    # its equalities are join keys to Spark: a hash or merge join, not a nested loop.
     condition = F.lit(True) if rel["condition"] is None else lower_expr(rel["condition"])
-    condition = F.coalesce(condition, F.lit(False))
 
     def inner(a: DataFrame, b: DataFrame) -> DataFrame:
         joined = a.join(b, condition, "inner")

@@ -213,9 +213,11 @@ def _columns_of(expr: Mapping[str, Any]) -> set[int]:
 
 
 def _holds(parts: list[Mapping[str, Any]]) -> Column:
+    """All of the conditions, for a join or a filter: NULL (unknown) keeps no row there,
+    as FALSE does, so equalities stay join keys to Spark."""
     result = F.lit(True)
     for part in parts:
-        result = result & F.coalesce(lower_expr(part), F.lit(False))
+        result = result & lower_expr(part)
     return result
 
 
@@ -238,7 +240,6 @@ def _lookup_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     left = d_left if on_right else table
     right = shifted(table if on_right else d_right, nr, nl)
     condition = F.lit(True) if rel["condition"] is None else lower_expr(rel["condition"])
-    condition = F.coalesce(condition, F.lit(False))
     weight = (F.col(WEIGHT) * F.col(RIGHT_WEIGHT)).alias(WEIGHT)
     result = left.join(right, condition, "inner").select(*left_names, *right_names, weight)
     if rel["kind"] == "left":
