@@ -150,8 +150,11 @@ class StepEngine:
         snapshot = self.state.load(before_step=step_no)
         values = snapshot.values
         maxima: dict[str, str] = values.get("maxima", {})
-        # The step's input is read by many parts of the job: materialise it once.
-        changes = changes.select(*SCHEMA.names).localCheckpoint(eager=True)
+        # The step's input is read by many parts of the job: materialise it once, as one
+        # partition. Every source of a step is one partition (stored state too:
+        # incremental.py), so its joins and aggregates run where their rows are, without
+        # a shuffle (session.py): a stage for each would cost more than a step's rows.
+        changes = changes.select(*SCHEMA.names).coalesce(1).localCheckpoint(eager=True)
         if relations is None:
             relations = {r["relation"] for r in changes.select("relation").distinct().collect()}
         held_rows = [dict(zip(SCHEMA.names, r, strict=True)) for r in values.get("held", [])]

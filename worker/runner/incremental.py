@@ -104,8 +104,9 @@ def literal_rows(spark: SparkSession, rows: Sequence[Mapping[str, Any]], schema:
 def _checkpointed(spark: SparkSession, table: pa.Table) -> DataFrame:
     """Many driver-side rows, shipped once into Spark's block manager: as a literal they
     would make a plan of megabytes, sent with every task. Spark reads them from Arrow
-    (no Python worker), and the step reads them from its blocks."""
-    return spark.createDataFrame(table).localCheckpoint(eager=True)
+    (no Python worker), and the step reads them from its blocks, as one partition like
+    every source of a step (engine.py)."""
+    return spark.createDataFrame(table).coalesce(1).localCheckpoint(eager=True)
 
 
 def typed_rows(spark: SparkSession, table: pa.Table | None, types: Sequence[str]) -> DataFrame:
