@@ -21,21 +21,22 @@ from pyspark import SparkContext
 
 class _RememberingClass(JavaClass):
     def __getattr__(self, name: str) -> Any:
-        found = super().__getattr__(name)
-        if isinstance(found, JavaMember | JavaClass):
-            if isinstance(found, JavaClass):
-                found.__class__ = _RememberingClass
-            setattr(self, name, found)  # found in __dict__ from now on: no round trip
-        return found
+        return _remembered(self, name, super().__getattr__(name))
 
 
 class _RememberingView(JVMView):
     def __getattr__(self, name: str) -> Any:
-        found = super().__getattr__(name)
-        if isinstance(found, JavaClass):
-            found.__class__ = _RememberingClass
-            setattr(self, name, found)
-        return found
+        return _remembered(self, name, super().__getattr__(name))
+
+
+def _remembered(owner: object, name: str, found: Any) -> Any:
+    """`found` (what py4j looked up as `owner.name`), kept in the owner's __dict__ when
+    it is a class or a method: Python finds it there from now on, with no round trip."""
+    if isinstance(found, JavaClass):
+        found.__class__ = _RememberingClass
+    if isinstance(found, JavaClass | JavaMember):
+        setattr(owner, name, found)
+    return found
 
 
 def remember_lookups() -> None:
