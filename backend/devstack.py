@@ -193,6 +193,10 @@ def command_run(port: int) -> int:
         except KeyboardInterrupt:
             return 0
         finally:
+            # Stopping runs to its end: a second Ctrl-C, or `make` passing a SIGTERM on,
+            # would otherwise cut it short and leave the web server and worker running.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             with contextlib.suppress(Exception):
                 _manage(["weir_stop_runners"], env)
             stop_processes(processes)
