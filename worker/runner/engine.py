@@ -39,6 +39,7 @@ from worker.runner.incremental import (
     names,
     row_json,
     types_of,
+    unioned,
 )
 from worker.runner.inputs import has_lateness, table_input, view_lateness
 from worker.runner.keys import has_upserts, upserted
@@ -231,10 +232,7 @@ class StepEngine:
             )
         collected = []
         if records:
-            union = records[0]
-            for more in records[1:]:
-                union = union.unionByName(more)
-            collected = union.collect()
+            collected = unioned(records).collect()
         return self._finish(step_no, snapshot, collected, extra_views, touched)
 
     def _input(
@@ -398,10 +396,7 @@ class StepEngine:
                         F.col(value.columns[0]).cast("string").alias("value"),
                     )
                 )
-        union = rows[0]
-        for more in rows[1:]:
-            union = union.unionByName(more)
-        return {r["view"]: r["value"] for r in union.collect() if r["value"] is not None}
+        return {r["view"]: r["value"] for r in unioned(rows).collect() if r["value"] is not None}
 
 
 def touched_by(plan: Mapping[str, Any], changed: Collection[str]) -> set[str]:

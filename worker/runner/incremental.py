@@ -153,6 +153,18 @@ def semi(df: DataFrame, keys: DataFrame, columns: Sequence[str]) -> DataFrame:
     return df.join(renamed, same_rows(df, renamed, columns, "k_"), "left_semi")
 
 
+def unioned(frames: Sequence[DataFrame]) -> DataFrame:
+    """The rows of every frame (by column name), unioned as a balanced tree.
+
+    Each union is analysed as a whole when it is made, so a left fold of n frames
+    analyses the first ones n times; halving analyses each frame about log2(n)
+    times (a 20-view step's 29 records: 0.9 s by a fold)."""
+    if len(frames) == 1:
+        return frames[0]
+    middle = len(frames) // 2
+    return unioned(frames[:middle]).unionByName(unioned(frames[middle:]))
+
+
 def negated(df: DataFrame, weight: str = WEIGHT) -> DataFrame:
     return df.withColumn(weight, -F.col(weight))
 
@@ -222,10 +234,7 @@ def _union(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
         _cast(ctx.rel(child, f"{key}.u{index}"), columns)
         for index, child in enumerate(rel["inputs"])
     ]
-    result = parts[0]
-    for more in parts[1:]:
-        result = result.unionByName(more)
-    return result
+    return unioned(parts)
 
 
 def _values(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
@@ -243,10 +252,7 @@ def _values(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
         )
         for row in rel["rows"]
     ]
-    result = rows[0]
-    for more in rows[1:]:
-        result = result.unionByName(more)
-    return result
+    return unioned(rows)
 
 
 def _hop(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
