@@ -113,7 +113,6 @@ BINARY: dict[str, Callable[[Column, Column], Column]] = {
     "sub": lambda a, b: a - b,
     "mul": lambda a, b: a * b,
     "mod": lambda a, b: a % b,
-    "like": F.like,
     "is_distinct_from": lambda a, b: ~a.eqNullSafe(b),
     "is_not_distinct_from": lambda a, b: a.eqNullSafe(b),
 }
@@ -127,6 +126,12 @@ UNARY: dict[str, Callable[[Column], Column]] = {
     "abs": F.abs,
 }
 INTEGRAL = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT")
+
+
+def _like(operand: Column, pattern: Column, escape: str | None) -> Column:
+    """LIKE; with no ESCAPE no character escapes (Spark's own default escape is the
+    backslash, so NUL stands for none: a pattern holds no NUL)."""
+    return F.like(operand, pattern, F.lit("\0" if escape is None else escape))
 
 
 def _literal(value: Any, sql_type: str) -> Column:
@@ -273,6 +278,8 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         return F.concat(*lowered)
     if function == "coalesce":
         return F.coalesce(*lowered)
+    if function == "like":
+        return _like(lowered[0], lowered[1], args[2]["value"] if len(args) == 3 else None)
     if function in SCALAR:
         return SCALAR[function](lowered, args).cast(spark_type(expr["type"]))
     if function in UNARY and len(lowered) == 1:

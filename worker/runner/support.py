@@ -18,7 +18,7 @@ from typing import Any
 RUNNABLE_INPUT_KINDS = frozenset({"table", "stream"})
 RUNNABLE_PLAN_KEYS = frozenset({"version", "inputs", "views", "pumps"})
 EXPRESSION_KINDS = frozenset({"column", "literal", "cast", "case", "call"})
-INLINE_FUNCTIONS = frozenset({"div", "concat", "coalesce"})
+INLINE_FUNCTIONS = frozenset({"div", "concat", "coalesce", "like"})
 
 
 def unsupported(plan: Mapping[str, Any]) -> list[str]:

@@ -11,9 +11,13 @@ truncated, as INTEGER / INTEGER is: Calcite's and Feldera's rule); MIN and MAX
 keep their argument's type; the statistics are DOUBLE (a _SAMP one is NULL over
 fewer than two values); BOOL_AND and BOOL_OR take and give a BOOLEAN. Every
 aggregate except COUNT is nullable (NULL over no rows, or over only NULLs).
+
+`agg(x) FILTER (WHERE c)` is compiled as `agg(CASE WHEN c THEN x END)` (`filtered`).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
@@ -90,6 +94,26 @@ def agg_call(
     nullable = name != "count"
     distinct = call.distinct and name not in DISTINCT_IRRELEVANT
     return plan.AggCall(name, args, distinct, result, nullable, call.span), None
+
+
+def filtered(agg: plan.AggCall, condition: plan.Expr) -> plan.AggCall:
+    """`agg FILTER (WHERE condition)`: the aggregate of `CASE WHEN condition THEN arg
+    END`. Every aggregate skips NULLs, so the rows where the condition is not TRUE
+    count for nothing; COUNT(*) counts a constant instead.
+
+    >>> from backend.compiler.source import Span
+    >>> x = plan.ColumnRef(0, "x", types.BOOLEAN, False, Span(0, 1))
+    >>> star = plan.AggCall("count_star", (), False, types.BIGINT, False, Span(0, 8))
+    >>> counted = filtered(star, x)
+    >>> counted.function, counted.args[0].whens[0][1].value
+    ('count', 1)
+    """
+    if agg.function == "count_star":
+        one = plan.Literal(1, types.INTEGER, False, agg.span)
+        agg = replace(agg, function="count", args=(one,))
+    (arg,) = agg.args
+    case = plan.Case(((condition, arg),), None, arg.type, True, condition.span)
+    return replace(agg, args=(case,))
 
 
 def agg_shape(agg: plan.AggCall) -> object:

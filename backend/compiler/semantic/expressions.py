@@ -432,12 +432,13 @@ def _negate(expr: plan.Expr) -> plan.Expr:
 
 
 def _like(expr: ast.Like, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """`operand LIKE pattern [ESCAPE 'c']`: a call of `like` with the escape character
+    as a third argument, a one-character literal (without ESCAPE no character escapes,
+    as in the SQL standard: a backslash is an ordinary character)."""
     operand = bind_expr(expr.operand, ctx, depth)
     pattern = bind_expr(expr.pattern, ctx, depth)
-    if expr.escape is not None:
-        ctx.not_supported("LIKE ... ESCAPE", expr.escape.span)
-        return None
-    if operand is None or pattern is None:
+    escape = None if expr.escape is None else bind_expr(expr.escape, ctx, depth)
+    if operand is None or pattern is None or (expr.escape is not None and escape is None):
         return None
     for side in (operand, pattern):
         if not (types.is_string(side.type) or types.is_null(side.type)):
@@ -445,9 +446,56 @@ def _like(expr: ast.Like, ctx: ExprContext, depth: int) -> plan.Expr | None:
                 Code.TYPE_MISMATCH, f"LIKE expects VARCHAR operands, found {side.type}", side.span
             )
             return None
+    args: tuple[plan.Expr, ...] = (operand, pattern)
+    if escape is not None:
+        if not _check_escape(escape, pattern, ctx):
+            return None
+        args = (*args, escape)
     nullable = operand.nullable or pattern.nullable
-    like = plan.Call("like", (operand, pattern), types.BOOLEAN, nullable, expr.span)
+    like = plan.Call("like", args, types.BOOLEAN, nullable, expr.span)
     return _negate(like) if expr.negated else like
+
+
+def _check_escape(escape: plan.Expr, pattern: plan.Expr, ctx: ExprContext) -> bool:
+    """An ESCAPE is one character, written as a literal; in a literal pattern it
+    precedes only `%`, `_` or itself."""
+    if not isinstance(escape, plan.Literal) or not isinstance(escape.value, str):
+        ctx.not_supported(
+            "LIKE ... ESCAPE with an escape that is not a string literal", escape.span
+        )
+        return False
+    if len(escape.value) != 1:
+        ctx.report(
+            Code.INVALID_LITERAL,
+            f"ESCAPE expects one character, found {escape.value!r}",
+            escape.span,
+        )
+        return False
+    if isinstance(pattern, plan.Literal) and isinstance(pattern.value, str):
+        problem = _escape_problem(pattern.value, escape.value)
+        if problem is not None:
+            ctx.report(Code.INVALID_LITERAL, problem, pattern.span)
+            return False
+    return True
+
+
+def _escape_problem(pattern: str, escape: str) -> str | None:
+    """Why `pattern` is not a valid LIKE pattern with the escape character `escape`.
+
+    >>> _escape_problem("100!%", "!") is None, _escape_problem("a!b", "!")
+    (True, "LIKE pattern 'a!b': the escape character '!' must precede '%', '_' or '!'")
+    """
+    index = 0
+    while index < len(pattern):
+        if pattern[index] == escape:
+            if index + 1 == len(pattern) or pattern[index + 1] not in ("%", "_", escape):
+                return (
+                    f"LIKE pattern {pattern!r}: the escape character {escape!r} "
+                    f"must precede '%', '_' or {escape!r}"
+                )
+            index += 1
+        index += 1
+    return None
 
 
 def _cast(expr: ast.Cast, ctx: ExprContext, depth: int) -> plan.Expr | None:
@@ -585,9 +633,6 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
     if call.name.value.lower() not in aggregates.COMPILED:
         ctx.not_supported(f"aggregate function {shown}", call.span)
         return None
-    if call.filter is not None:
-        ctx.not_supported(f"{shown}(...) FILTER", call.filter.span)
-        return None
     if call.distinct and aggregates.canonical_name(call.name.value) in aggregates.STATISTICS:
         ctx.not_supported(f"{shown}(DISTINCT ...)", call.span)
         return None
@@ -603,6 +648,13 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
             Code.UNKNOWN_FUNCTION if call.star else Code.TYPE_MISMATCH, str(problem), call.span
         )
         return None
+    if call.filter is not None:
+        in_filter = replace(inner, aggregate_clause="FILTER")
+        condition = bind_expr(call.filter, in_filter, depth)
+        ctx.too_deep_reported = in_filter.too_deep_reported
+        if condition is None or not _check_boolean(condition, "FILTER (WHERE ...)", ctx):
+            return None
+        agg = aggregates.filtered(agg, condition)
     # The same aggregate twice (in the select list and HAVING) is computed once.
     same = aggregates.agg_shape(agg)
     for position, existing in enumerate(ctx.aggregates):

@@ -276,6 +276,18 @@ COMPILED_ONLY = [
         "SELECT name, CHAR_LENGTH(name), UPPER(SUBSTRING(name FROM 2 FOR 1)), "
         "POSITION('n' IN name), REPLACE(name, 'n', 'm'), TRIM(LEADING 'a' FROM name) FROM u",
     ),
+    (
+        "filtered",
+        "SELECT g, COUNT(*) FILTER (WHERE x > 3), SUM(x) FILTER (WHERE id % 2 = 0), "
+        "COUNT(DISTINCT x) FILTER (WHERE x < 6), MAX(x) FILTER (WHERE x IS NULL OR id > 2), "
+        "COUNT(*) FROM t GROUP BY g",
+    ),
+    (
+        # Without ESCAPE a backslash is an ordinary character (Spark's LIKE escapes by it).
+        "like_escape",
+        "SELECT name, name LIKE 'a%', name || '%' LIKE '%!%' ESCAPE '!', "
+        "name || '\\' LIKE '%\\', name NOT LIKE '_n!_' ESCAPE '!' FROM u",
+    ),
 ]
 
 

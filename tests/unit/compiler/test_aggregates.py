@@ -1,4 +1,4 @@
-"""Aggregates beyond COUNT/SUM/AVG/MIN/MAX: the statistics and the boolean ones."""
+"""Aggregates beyond COUNT/SUM/AVG/MIN/MAX: the statistics, the boolean ones, FILTER."""
 
 from __future__ import annotations
 
@@ -68,9 +68,35 @@ def test_statistics_and_boolean_aggregates_run_over_windows() -> None:
         ("SELECT BOOL_AND(x) FROM t", "SQL206", "Cannot apply BOOL_AND to INTEGER"),
         ("SELECT VAR_POP(DISTINCT x) FROM t", "SQL401", "VAR_POP(DISTINCT ...)"),
         ("SELECT EVERY(ok, ok) FROM t", "SQL206", "EVERY expects 1 argument, got 2"),
+        ("SELECT SUM(x) FILTER (WHERE x) FROM t", "SQL206", "FILTER (WHERE ...) expects BOOLEAN"),
+        (
+            "SELECT COUNT(*) FILTER (WHERE SUM(x) > 1) FROM t",
+            "SQL213",
+            "Aggregate functions are not allowed in FILTER: SUM",
+        ),
+        ("SELECT SUM(x) FILTER (WHERE y > 1) FROM t", "SQL202", "Unknown column 'y'"),
     ],
 )
 def test_wrong_arguments_are_errors(sql: str, code: str, message: str) -> None:
     errors = _errors(sql)
     assert len(errors) == 1, errors
     assert errors[0][0] == code and message in errors[0][1], errors
+
+
+def test_filter_aggregates_a_case_of_the_argument() -> None:
+    compiled = _compiled(
+        "SELECT g, COUNT(*) FILTER (WHERE ok) AS a, SUM(x) FILTER (WHERE ok) AS b, "
+        "SUM(x) AS c, COUNT(*) AS d FROM t GROUP BY g"
+    )
+    [aggregate] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
+    calls = aggregate["aggregates"]
+    # A filtered aggregate is not the same call as the unfiltered one.
+    assert [a["function"] for a in calls] == ["count", "sum", "sum", "count_star"]
+    counted, summed = calls[0]["args"][0], calls[1]["args"][0]
+    assert counted["kind"] == summed["kind"] == "case"
+    assert counted["whens"][0][1] == {"kind": "literal", "value": 1, "type": "INTEGER"}
+    [(when, then)] = summed["whens"]
+    assert (when["index"], then["index"], summed["else"]) == (3, 1, None)  # ok, x
+    [view] = [r for r in compiled["catalog"]["relations"] if r["name"] == "v"]
+    types = {c["name"]: (c["type"], c["nullable"]) for c in view["columns"]}
+    assert types["a"] == ("BIGINT", False) and types["b"] == ("BIGINT", True)

@@ -84,6 +84,27 @@ def test_between_and_in_are_lowered_to_contract_functions() -> None:
     assert not_in["args"][0]["function"] == "or"
 
 
+def test_like_escape_is_a_third_argument_and_must_be_one_literal_character() -> None:
+    query = view_query(
+        ORDERS + "CREATE VIEW v AS SELECT id FROM orders "
+        "WHERE status LIKE '100!%' ESCAPE '!' AND status NOT LIKE 'a\\b'"
+    )
+    escaped, plain = query["input"]["condition"]["args"]
+    assert escaped["function"] == "like"
+    assert [a.get("value") for a in escaped["args"][1:]] == ["100!%", "!"]
+    assert plain["function"] == "not" and len(plain["args"][0]["args"]) == 2
+    where = ORDERS + "CREATE VIEW v AS SELECT id FROM orders WHERE "
+    bad = {
+        "status LIKE 'a' ESCAPE '!!'": ("SQL209", "ESCAPE expects one character, found '!!'"),
+        "status LIKE '5!' ESCAPE '!'": ("SQL209", "the escape character '!' must precede"),
+        "status LIKE 'a!b' ESCAPE '!'": ("SQL209", "the escape character '!' must precede"),
+        "status LIKE 'a' ESCAPE status": ("SQL401", "an escape that is not a string literal"),
+    }
+    for condition, (code, message) in bad.items():
+        [error] = [d for d in compile_program(where + condition).diagnostics]
+        assert (error.code, message in error.message) == (code, True), condition
+
+
 def test_negative_numeric_literals_are_folded() -> None:
     query = view_query(ORDERS + "CREATE VIEW v AS SELECT id FROM orders WHERE id > -5")
     assert query["input"]["condition"]["args"][1] == {
