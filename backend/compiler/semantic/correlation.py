@@ -72,11 +72,13 @@ def _is_niladic(expr: object) -> bool:
 
 def is_correlated(expr: ast.Expr) -> bool:
     """Whether `expr` names a column (of the FROM items left of it)."""
-    return any(isinstance(node, ast.ColumnRef) and not _is_niladic(node) for node in _nodes(expr))
+    return any(
+        isinstance(node, ast.ColumnRef) and not _is_niladic(node) for node in syntax_nodes(expr)
+    )
 
 
 def is_nondeterministic(expr: ast.Expr) -> bool:
-    for node in _nodes(expr):
+    for node in syntax_nodes(expr):
         if _is_niladic(node):
             return True
         if isinstance(node, ast.FunctionCall) and node.name.value.lower() in _NONDETERMINISTIC:
@@ -84,7 +86,7 @@ def is_nondeterministic(expr: ast.Expr) -> bool:
     return False
 
 
-def _nodes(expr: ast.Expr) -> Iterator[object]:
+def syntax_nodes(expr: ast.Expr) -> Iterator[object]:
     """`expr` and the syntax nodes inside it (not inside subqueries)."""
     stack: list[object] = [expr]
     while stack:

@@ -8,6 +8,7 @@ IN lists to `or(eq, ...)`, `||` to `concat`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -54,6 +55,9 @@ class ExprContext:
     # In a correlated subquery: the outer query's names, found when the inner
     # scope has no column of that name.
     outer: Scope | None = None
+    # The scalar subqueries of the SELECT being bound, each by its span: the column
+    # its value is joined in as (semantic/scalar_subqueries.py).
+    scalars: Mapping[Span, plan.ColumnRef] | None = None
 
     def report(self, code: Code, message: str, span: Span, hint: str | None = None) -> None:
         self.diagnostics.append(error(code, message, span, hint=hint))
@@ -130,6 +134,8 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             if operand is None:
                 return None
             return time_functions.extract(expr, operand, ctx.diagnostics)
+        case ast.Subquery() if ctx.scalars is not None and expr.span in ctx.scalars:
+            return ctx.scalars[expr.span]
         case _:
             _not_supported_expression(expr, ctx, depth)
             return None

@@ -18,6 +18,7 @@ from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.from_clause import bind_from
 from backend.compiler.semantic.grouping import Grouping
 from backend.compiler.semantic.rows import row_fields
+from backend.compiler.semantic.scalar_subqueries import Scalars, join_scalars, scalar_subqueries
 from backend.compiler.semantic.scope import (
     Scope,
     ScopeEntry,
@@ -195,9 +196,22 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     condition = None
     where_parts = conjuncts(select.where) if select.where is not None else []
     plain = [part for part in where_parts if not is_subquery_condition(part)]
+    having_exprs = list(select.having.exprs) if select.having is not None else []
+    selected = [item.expr for item in select.items if not isinstance(item, ast.StarItem)]
+    in_output = scalar_subqueries([*selected, *having_exprs])
+    scalars: Scalars = {}
+    if from_.source is not None and (in_output or scalar_subqueries(list(plain))):
+        joined = join_scalars(
+            scalar_subqueries([*plain, *selected, *having_exprs]), from_.source, env, _bind_subquery
+        )
+        if joined is None:
+            return None
+        from_.source, scalars = joined
     semi_joins: list[plan.SemiJoin | None] = []
     if plain:
-        ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE")
+        ctx = ExprContext(
+            scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE", scalars=scalars
+        )
         bound_parts = [bind_expr(part, ctx) for part in plain]
         if None not in bound_parts:
             present = [p for p in bound_parts if p is not None]
@@ -222,7 +236,12 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     width = len(from_.source.columns) if from_.source is not None else 0
     windows = WindowCalls(width, named)
     ctx = ExprContext(
-        scope, env.diagnostics, env.suggestions, aggregates=collected, windows=windows
+        scope,
+        env.diagnostics,
+        env.suggestions,
+        aggregates=collected,
+        windows=windows,
+        scalars=scalars,
     )
     items = _bind_items(select.items, ctx, env)
     having = None
@@ -250,6 +269,15 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             return None
         rel = windows.node(rel, select.span)
     if select.group_by is not None or collected or having is not None:
+        if select.group_by is None and in_output:
+            env.not_supported(
+                "a scalar subquery in the SELECT list or HAVING of an aggregate without GROUP BY",
+                in_output[0].span,
+            )
+            return None
+        # A scalar subquery's value is the same in every row: grouping by it changes
+        # no group, and lets the select list and HAVING use it.
+        keys += [scalars[subquery.span] for subquery in in_output]
         grouping = Grouping(tuple(k for k in keys if k is not None), collected, env.diagnostics)
         lifted = [grouping.lift(expr) for expr in exprs]
         lifted_having = None if having is None else grouping.lift(having)

@@ -288,6 +288,21 @@ COMPILED_ONLY = [
         "SELECT name, name LIKE 'a%', name || '%' LIKE '%!%' ESCAPE '!', "
         "name || '\\' LIKE '%\\', name NOT LIKE '_n!_' ESCAPE '!' FROM u",
     ),
+    ("scalar_where", "SELECT id, x FROM t WHERE x >= (SELECT MAX(x) FROM t) - 2"),
+    (
+        "scalar_select",
+        "SELECT id, g, (SELECT COUNT(*) FROM u), x - (SELECT MIN(x) FROM t WHERE g = 'b') FROM t",
+    ),
+    (
+        "scalar_grouped",
+        "SELECT g, SUM(x), (SELECT MAX(name) FROM u) FROM t GROUP BY g "
+        "HAVING COUNT(*) >= (SELECT COUNT(*) FROM u WHERE name <> 'bo')",
+    ),
+    (
+        "scalar_limit",
+        "SELECT name FROM u WHERE g = "
+        "(SELECT g FROM t ORDER BY x DESC NULLS LAST, id NULLS LAST, g NULLS LAST LIMIT 1)",
+    ),
 ]
 
 

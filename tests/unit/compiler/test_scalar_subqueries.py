@@ -1,0 +1,71 @@
+"""Scalar subqueries: a subquery's one value joined to the FROM's rows as a column."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of, plan_nodes
+
+DDL = "CREATE TABLE t (k INT, x INT);\nCREATE TABLE u (k INT, y INT);\n"
+
+
+def _query(sql: str) -> dict[str, Any]:
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    return dict(result.to_json()["plan"]["views"][0]["query"])
+
+
+def test_an_aggregate_is_cross_joined_and_referenced_after_the_from_columns() -> None:
+    query = _query("SELECT k FROM t WHERE x > (SELECT MAX(y) FROM u)")
+    [join] = plan_nodes(query, "join")
+    assert (join["kind"], join["condition"]) == ("inner", None)
+    assert join["left"]["relation"] == "t" and join["right"]["op"] == "project"
+    assert [c["name"] for c in join["columns"]] == ["k", "x", "EXPR$0"]
+    [where] = plan_nodes(query, "filter")
+    assert where["condition"]["args"][1] == {
+        "kind": "column",
+        "index": 2,
+        "name": "EXPR$0",
+        "type": "INTEGER",
+    }
+
+
+def test_a_subquery_that_can_be_empty_is_null_then() -> None:
+    # LIMIT 1 can give no row: its value is left-joined to one empty row.
+    query = _query("SELECT k, (SELECT y FROM u ORDER BY y LIMIT 1) AS low FROM t")
+    outer, value = plan_nodes(query, "join")
+    assert outer["right"] is value
+    assert value["kind"] == "left" and value["left"]["op"] == "values"
+    assert value["columns"] == [{"name": "y", "type": "INTEGER", "nullable": True}]
+
+
+def test_grouped_select_groups_by_the_value_it_shows() -> None:
+    query = _query("SELECT k, SUM(x) AS s, (SELECT COUNT(*) FROM u) AS n FROM t GROUP BY k")
+    grouped, counted = plan_nodes(query, "aggregate")  # the view's, the subquery's
+    assert [k["index"] for k in grouped["keys"]] == [0, 2] and counted["keys"] == []
+    assert [c["name"] for c in query["columns"]] == ["k", "s", "n"]
+
+
+@pytest.mark.parametrize(
+    ("sql", "code", "message"),
+    [
+        ("SELECT k, (SELECT y FROM u) FROM t", "SQL401", "can return more than one row"),
+        ("SELECT k, (SELECT k, y FROM u LIMIT 1) FROM t", "SQL215", "one column, not 2"),
+        ("SELECT COUNT(*), (SELECT MAX(y) FROM u) FROM t", "SQL401", "without GROUP BY"),
+        ("SELECT k FROM t WHERE x > (SELECT MAX(z) FROM u)", "SQL202", "Unknown column 'z'"),
+    ],
+)
+def test_subqueries_that_are_not_one_value_are_errors(sql: str, code: str, message: str) -> None:
+    errors = errors_of(DDL + f"CREATE VIEW v AS {sql};")
+    assert len(errors) == 1 and errors[0][0] == code and message in errors[0][1], errors
+
+
+def test_a_correlated_subquery_says_why_the_outer_name_is_unknown() -> None:
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT (SELECT MAX(y) FROM u WHERE u.k = t.k) FROM t;"
+    )
+    [error] = result.diagnostics
+    assert error.code == "SQL201" and "outer query" in str(error.hint)
