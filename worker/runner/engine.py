@@ -160,7 +160,8 @@ class StepEngine:
             relations = {r["relation"] for r in changes.select("relation").distinct().collect()}
         held_rows = [dict(zip(SCHEMA.names, r, strict=True)) for r in values.get("held", [])]
         held = literal_rows(self.spark, held_rows, INPUT_SCHEMA)
-        ctx = Lowering(self.spark, {}, snapshot.multisets, not values.get("started"))
+        first_step = not values.get("started")
+        ctx = Lowering(self.spark, {}, snapshot.multisets, first_step, views=frozenset(self.views))
         if ctx.first_step or backfill is not None or self.pumps:
             touched = {*self.relations, *self.views}  # every view runs
         else:
@@ -169,7 +170,11 @@ class StepEngine:
         states = {**declared_states(self.plan), **(pumps or {})}
         pumped_rows: dict[str, list[DataFrame]] = defaultdict(list)
         # New views see the older relations' contents too; their state starts empty.
-        fill = None if backfill is None else Lowering(self.spark, {}, {}, True, ctx.saves)
+        fill = (
+            None
+            if backfill is None
+            else Lowering(self.spark, {}, {}, True, ctx.saves, views=frozenset(self.views))
+        )
         if fill is not None:
             fill.clocks = ctx.clocks  # the same inputs, the same clocks
         records: list[DataFrame] = []

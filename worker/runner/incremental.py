@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -177,6 +177,20 @@ def shifted(df: DataFrame, width: int, offset: int) -> DataFrame:
     )
 
 
+def plan_nodes(rel: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """`rel` and the plan nodes under it (not expressions).
+
+    >>> scan = {"op": "scan", "relation": "t"}
+    >>> [n["op"] for n in plan_nodes({"op": "join", "left": scan, "right": scan})]
+    ['join', 'scan', 'scan']
+    """
+    yield rel
+    for value in rel.values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, Mapping) and "op" in item:
+                yield from plan_nodes(item)
+
+
 def types_of(columns: Sequence[Mapping[str, Any]]) -> list[str]:
     return [c["type"] for c in columns]
 
@@ -202,6 +216,8 @@ class Lowering:
     # Time maxima after the step, "relation.column" -> one row, column "value" (text):
     # a stream's clock, rowtime bounds included (window_join.py).
     clocks: dict[str, DataFrame] = field(default_factory=dict)
+    # The program's views: their changes are whole plans of their own (see `shared`).
+    views: frozenset[str] = frozenset()
 
     def stored(self, key: str, types: Sequence[str]) -> DataFrame:
         return typed_rows(self.spark, self.stored_state.get(key), types)
@@ -211,6 +227,23 @@ class Lowering:
 
     def empty(self, types: Sequence[str]) -> DataFrame:
         return typed_rows(self.spark, None, types)
+
+    def shared(self, rel: Mapping[str, Any], changes: DataFrame) -> DataFrame:
+        """The changes of plan node `rel`, to be read several times in one rule (a
+        join reads each input's changes five to seven times): materialised once in
+        Spark's block manager when they come out of a stateful node or a view.
+
+        Spark copies a DataFrame's plan into each place that reads it, so left joins
+        over left joins would copy their first input's plan some 6^k times (a
+        correlated scalar subquery is a left join: three in one query took 30 s a
+        step, and four ran the driver out of heap). A table's changes, filtered or
+        projected, are read as they are."""
+        if all(
+            node.get("op") in LINEAR and node.get("relation") not in self.views
+            for node in plan_nodes(rel)
+        ):
+            return changes
+        return changes.coalesce(1).localCheckpoint(eager=True)
 
     def rel(self, rel: Mapping[str, Any], key: str) -> DataFrame:
         """The changes of plan node `rel` in this step; `key` names its state."""
@@ -389,8 +422,8 @@ def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     right_types = types_of(rel["right"]["columns"])
     nl, nr = len(left_types), len(right_types)
     left_names, right_names = names(nl), names(nr, nl)
-    d_left = ctx.rel(rel["left"], key + ".l")
-    d_right_plain = ctx.rel(rel["right"], key + ".r")
+    d_left = ctx.shared(rel["left"], ctx.rel(rel["left"], key + ".l"))
+    d_right_plain = ctx.shared(rel["right"], ctx.rel(rel["right"], key + ".r"))
     old_left = ctx.stored(key + ".l", left_types)
     old_right = shifted(ctx.stored(key + ".r", right_types), nr, nl)
     ctx.save(key + ".l", d_left, left_types)
