@@ -57,7 +57,7 @@ class ExprContext:
     outer: Scope | None = None
     # The scalar subqueries of the SELECT being bound, each by its span: the column
     # its value is joined in as (semantic/scalar_subqueries.py).
-    scalars: Mapping[Span, plan.ColumnRef] | None = None
+    scalars: Mapping[Span, plan.Expr] | None = None
 
     def report(self, code: Code, message: str, span: Span, hint: str | None = None) -> None:
         self.diagnostics.append(error(code, message, span, hint=hint))

@@ -202,7 +202,11 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     scalars: Scalars = {}
     if from_.source is not None and (in_output or scalar_subqueries(list(plain))):
         joined = join_scalars(
-            scalar_subqueries([*plain, *selected, *having_exprs]), from_.source, env, _bind_subquery
+            scalar_subqueries([*plain, *selected, *having_exprs]),
+            from_.source,
+            scope,
+            env,
+            (_bind_subquery, _bind_inner_from),
         )
         if joined is None:
             return None

@@ -1,7 +1,7 @@
 """Scalar subqueries: `(SELECT MAX(x) FROM t)` as a value in WHERE, the SELECT list
 or HAVING.
 
-Each one is bound on its own (uncorrelated: it names no column of the outer query)
+One that names no column of the outer query (uncorrelated) is bound on its own,
 and must return one column and at most one row: an aggregate without GROUP BY, a
 query with LIMIT 1, one row of VALUES. Unless it always has exactly one row (an
 aggregate without GROUP BY or HAVING), its rows are left-joined to one empty row,
@@ -13,22 +13,32 @@ changes, every row that uses it changes with it.
 In a SELECT with GROUP BY, the value is one more (hidden) grouping key where the
 select list or HAVING uses it: it is the same in every row, so the groups stay
 the same.
+
+A correlated one, an aggregate whose WHERE relates its columns to the outer
+query's by equalities (`(SELECT MAX(y) FROM u WHERE u.k = t.k AND y > 0)`), is
+decorrelated: the subquery grouped by its sides of the equalities
+(`SELECT u.k, MAX(y) FROM u WHERE y > 0 GROUP BY u.k`) is left-joined to the
+FROM's rows on them, so a row that matches no group has NULL, as the aggregate of
+no rows is; a bare COUNT is 0 then instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from backend.compiler.diagnostics import Code, error
 from backend.compiler.plan import nodes as plan
-from backend.compiler.semantic.correlation import syntax_nodes
+from backend.compiler.semantic import aggregates, types
+from backend.compiler.semantic.correlation import all_of, syntax_nodes
 from backend.compiler.semantic.environment import Environment
-from backend.compiler.semantic.subqueries import BindQuery
+from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.scope import Scope
+from backend.compiler.semantic.subqueries import BindFrom, BindQuery, conjuncts
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
-Scalars = dict[Span, plan.ColumnRef]  # a subquery's span -> the column of its value
+Scalars = dict[Span, plan.Expr]  # a subquery's span -> its value, over the joined row
 
 
 def scalar_subqueries(exprs: list[ast.Expr | None]) -> list[ast.Subquery]:
@@ -43,15 +53,28 @@ def _subqueries(expr: ast.Expr) -> Iterator[ast.Subquery]:
 
 
 def join_scalars(
-    subqueries: list[ast.Subquery], source: plan.Rel, env: Environment, bind_query: BindQuery
+    subqueries: list[ast.Subquery],
+    source: plan.Rel,
+    scope: Scope,
+    env: Environment,
+    binders: tuple[BindQuery, BindFrom],
 ) -> tuple[plan.Rel, Scalars] | None:
-    """`source` joined with the value of each subquery, and where each value is; None
-    after reporting a subquery that cannot be a value."""
+    """`source` (whose names are `scope`) joined with the value of each subquery, and
+    each value as an expression over the joined row; None after reporting a subquery
+    that cannot be a value."""
     rel = source
     scalars: Scalars = {}
     complete = True
     for subquery in subqueries:
-        value = _value(subquery, env, bind_query)
+        correlation = _correlation(subquery, rel, scope, env, binders[1])
+        if correlation is not None:
+            joined = _decorrelated(subquery, rel, correlation, env, binders[0])
+            if joined is None:
+                complete = False
+            else:
+                rel, scalars[subquery.span] = joined
+            continue
+        value = _value(subquery, env, binders[0])
         if value is None:
             complete = False
             continue
@@ -61,6 +84,181 @@ def join_scalars(
         )
         rel = plan.Join("inner", rel, value, None, (*rel.columns, field), subquery.span)
     return (rel, scalars) if complete else None
+
+
+@dataclass(frozen=True, slots=True)
+class Correlation:
+    """How a subquery's WHERE relates it to the outer row: `inner[i] = outer[i]`, and
+    the parts that name only its own columns (`rest`); `problem` a part that relates
+    them otherwise."""
+
+    inner: tuple[ast.Expr, ...]  # as written, over the subquery's FROM
+    outer: tuple[plan.Expr, ...]  # bound, over the outer row
+    rest: tuple[ast.Expr, ...]
+    problem: ast.Expr | None
+
+
+def _correlation(
+    subquery: ast.Subquery, rel: plan.Rel, scope: Scope, env: Environment, bind_from: BindFrom
+) -> Correlation | None:
+    """How `subquery` names the outer row's columns; None if it names none (or is not
+    of the form `SELECT e FROM ... WHERE ...` whose WHERE could)."""
+    query, body = subquery.query, subquery.query.body
+    if not (
+        isinstance(body, ast.Select)
+        and not query.with_
+        and not query.order_by
+        and query.limit is None
+        and body.from_
+        and body.where is not None
+        and body.group_by is None
+        and body.having is None
+        and not body.windows
+    ):
+        return None
+    # A trial binding, silent: the query is bound for real (and reports) later.
+    trial = replace(env, diagnostics=[])
+    inner_scope, inner = bind_from(body.from_, trial)
+    if inner is None:
+        return None
+    width = len(rel.columns)
+    shifted = tuple(replace(e, offset=e.offset + width) for e in inner_scope.entries)
+    ctx = ExprContext(Scope(shifted), trial.diagnostics, trial.suggestions, outer=scope)
+    inner_sides: list[ast.Expr] = []
+    outer_sides: list[plan.Expr] = []
+    rest: list[ast.Expr] = []
+    problem: ast.Expr | None = None
+    for part in conjuncts(body.where):
+        bound = bind_expr(part, ctx)
+        if bound is None:
+            return None
+        sides = _sides(bound, width)
+        if "outer" not in sides:
+            rest.append(part)
+        elif isinstance(part, ast.BinaryOp) and part.op == "=" and isinstance(bound, plan.Call):
+            left, right = bound.args
+            if _sides(left, width) == {"inner"} and _sides(right, width) == {"outer"}:
+                inner_sides.append(part.left)
+                outer_sides.append(right)
+            elif _sides(left, width) == {"outer"} and _sides(right, width) == {"inner"}:
+                inner_sides.append(part.right)
+                outer_sides.append(left)
+            else:
+                problem = problem or part
+        else:
+            problem = problem or part
+    if not inner_sides and problem is None:
+        return None
+    return Correlation(tuple(inner_sides), tuple(outer_sides), tuple(rest), problem)
+
+
+def _sides(expr: plan.Expr, width: int) -> set[str]:
+    """Which rows `expr` reads: the outer row's columns come first, then the subquery's."""
+    match expr:
+        case plan.ColumnRef():
+            return {"outer" if expr.index < width else "inner"}
+        case plan.Call():
+            return set().union(*(_sides(arg, width) for arg in expr.args))
+        case plan.Cast():
+            return _sides(expr.operand, width)
+        case plan.Case():
+            parts = [part for pair in expr.whens for part in pair]
+            return set().union(*(_sides(p, width) for p in [*parts, *_present(expr.else_)]))
+    return set()
+
+
+def _present(expr: plan.Expr | None) -> list[plan.Expr]:
+    return [] if expr is None else [expr]
+
+
+def _decorrelated(
+    subquery: ast.Subquery,
+    rel: plan.Rel,
+    correlation: Correlation,
+    env: Environment,
+    bind_query: BindQuery,
+) -> tuple[plan.Rel, plan.Expr] | None:
+    """`rel` left-joined to the subquery grouped by its correlated columns; the value."""
+    body = subquery.query.body
+    assert isinstance(body, ast.Select)
+    item = body.items[0] if len(body.items) == 1 else None
+    if correlation.problem is not None:
+        env.not_supported(
+            "a scalar subquery related to the outer query other than by equalities "
+            "(inner = outer) joined by AND",
+            correlation.problem.span,
+        )
+        return None
+    if not isinstance(item, ast.ExprItem) or not _aggregates(item.expr):
+        env.not_supported(
+            "a correlated scalar subquery that is not one aggregate value", subquery.span
+        )
+        return None
+    counted = _is_count(item.expr)
+    if not counted and any(_is_count(node) for node in syntax_nodes(item.expr)):
+        env.not_supported("COUNT inside an expression of a correlated scalar subquery", item.span)
+        return None
+    keys = tuple(
+        ast.ExprItem(expr, ast.Identifier(f"key${i}", True, expr.span), expr.span)
+        for i, expr in enumerate(correlation.inner)
+    )
+    grouped = replace(
+        body,
+        items=(*keys, item),
+        where=_all_of(correlation.rest),
+        group_by=ast.Clause(correlation.inner, body.where.span if body.where else body.span),
+    )
+    bound = bind_query(replace(subquery.query, body=grouped), env)
+    if bound is None:
+        return None
+    groups = bound[0]
+    width = len(rel.columns)
+    condition = all_of(
+        [
+            plan.Call(
+                "eq",
+                (outer, plan.ColumnRef(width + i, field.name, field.type, True, outer.span)),
+                types.BOOLEAN,
+                True,
+                outer.span,
+            )
+            for i, (outer, field) in enumerate(zip(correlation.outer, groups.columns, strict=False))
+        ]
+    )
+    fields = (*rel.columns, *(replace(f, nullable=True) for f in groups.columns))
+    joined = plan.Join("left", rel, groups, condition, fields, subquery.span)
+    field = groups.columns[-1]
+    value: plan.Expr = plan.ColumnRef(len(fields) - 1, field.name, field.type, True, subquery.span)
+    if counted:  # the count of no rows
+        zero = plan.Literal(0, types.BIGINT, False, subquery.span)
+        value = plan.Call("coalesce", (value, zero), types.BIGINT, False, subquery.span)
+    return joined, value
+
+
+def _aggregates(expr: ast.Expr) -> bool:
+    return any(
+        isinstance(node, ast.FunctionCall)
+        and node.over is None
+        and node.name.value.lower() in aggregates.COMPILED
+        for node in syntax_nodes(expr)
+    )
+
+
+def _is_count(expr: object) -> bool:
+    return (
+        isinstance(expr, ast.FunctionCall)
+        and expr.over is None
+        and expr.name.value.lower() == "count"
+    )
+
+
+def _all_of(parts: tuple[ast.Expr, ...]) -> ast.Expr | None:
+    if not parts:
+        return None
+    result = parts[0]
+    for part in parts[1:]:
+        result = ast.BinaryOp("and", result, part, part.span, result.span.to(part.span))
+    return result
 
 
 def _value(subquery: ast.Subquery, env: Environment, bind_query: BindQuery) -> plan.Rel | None:
@@ -96,8 +294,8 @@ def _hint_correlation(env: Environment, mark: int) -> None:
         found = env.diagnostics[index]
         if found.code in (Code.UNKNOWN_RELATION, Code.UNKNOWN_COLUMN) and found.hint is None:
             hint = (
-                "a scalar subquery sees only its own FROM: "
-                "one that names the outer query's columns is not supported yet"
+                "a scalar subquery names the outer query's columns only in its WHERE, "
+                "in equalities (inner = outer) of an aggregate subquery"
             )
             env.diagnostics[index] = replace(found, hint=hint)
 

@@ -288,10 +288,16 @@ COMPILED_ONLY = [
         "SELECT name, name LIKE 'a%', name || '%' LIKE '%!%' ESCAPE '!', "
         "name || '\\' LIKE '%\\', name NOT LIKE '_n!_' ESCAPE '!' FROM u",
     ),
-    ("scalar_where", "SELECT id, x FROM t WHERE x >= (SELECT MAX(x) FROM t) - 2"),
     (
         "scalar_select",
-        "SELECT id, g, (SELECT COUNT(*) FROM u), x - (SELECT MIN(x) FROM t WHERE g = 'b') FROM t",
+        "SELECT id, g, (SELECT COUNT(*) FROM u), x - (SELECT MIN(x) FROM t WHERE g = 'b') FROM t "
+        "WHERE x >= (SELECT MAX(x) FROM t) - 4",
+    ),
+    (
+        "scalar_correlated",
+        "SELECT id, (SELECT COUNT(*) FROM u WHERE u.g = t.g), "
+        "(SELECT MAX(name) FROM u WHERE t.g = u.g AND name <> 'bo') FROM t "
+        "WHERE x > (SELECT MIN(o.x) FROM t AS o WHERE o.g = t.g)",
     ),
     (
         "scalar_grouped",

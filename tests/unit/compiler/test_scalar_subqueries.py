@@ -63,9 +63,43 @@ def test_subqueries_that_are_not_one_value_are_errors(sql: str, code: str, messa
     assert len(errors) == 1 and errors[0][0] == code and message in errors[0][1], errors
 
 
-def test_a_correlated_subquery_says_why_the_outer_name_is_unknown() -> None:
+def test_an_unknown_name_in_a_scalar_subquery_hints_at_the_outer_query() -> None:
     result = compile_program(
-        DDL + "CREATE VIEW v AS SELECT (SELECT MAX(y) FROM u WHERE u.k = t.k) FROM t;"
+        DDL + "CREATE VIEW v AS SELECT (SELECT MAX(y) FROM u AS w WHERE w.k = z.k) FROM t;"
     )
     [error] = result.diagnostics
     assert error.code == "SQL201" and "outer query" in str(error.hint)
+
+
+def test_a_correlated_aggregate_is_grouped_by_its_columns_and_left_joined() -> None:
+    query = _query("SELECT k, (SELECT MAX(y) FROM u WHERE u.k = t.k AND y > 0) AS m FROM t")
+    [join] = plan_nodes(query, "join")
+    assert join["kind"] == "left" and join["condition"]["function"] == "eq"
+    outer, key = join["condition"]["args"]
+    assert (outer["index"], key["index"]) == (0, 2)  # t.k, the group's u.k
+    [grouped] = plan_nodes(join["right"], "aggregate")
+    assert [k["index"] for k in grouped["keys"]] == [0]  # u.k
+    [inner_where] = plan_nodes(join["right"], "filter")
+    assert inner_where["condition"]["function"] == "gt"  # y > 0 stays inside
+    assert query["exprs"][1]["index"] == 3
+
+
+def test_a_correlated_count_of_no_rows_is_zero() -> None:
+    query = _query("SELECT k, (SELECT COUNT(*) FROM u WHERE u.k = t.k) AS n FROM t")
+    count = query["exprs"][1]
+    assert count["function"] == "coalesce" and count["args"][1]["value"] == 0
+    [column] = [c for c in query["columns"] if c["name"] == "n"]
+    assert (column["type"], column["nullable"]) == ("BIGINT", False)
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("(SELECT MAX(y) FROM u WHERE u.k > t.k)", "other than by equalities"),
+        ("(SELECT y FROM u WHERE u.k = t.k)", "not one aggregate value"),
+        ("(SELECT COUNT(*) + 1 FROM u WHERE u.k = t.k)", "COUNT inside an expression"),
+    ],
+)
+def test_correlations_that_are_not_decorrelated_are_not_supported(sql: str, message: str) -> None:
+    errors = errors_of(DDL + f"CREATE VIEW v AS SELECT k, {sql} AS n FROM t;")
+    assert len(errors) == 1 and errors[0][0] == "SQL401" and message in errors[0][1], errors

@@ -7,3 +7,6 @@ CREATE VIEW grouped AS SELECT g, SUM(x) AS s, (SELECT SUM(y) FROM u) AS sy FROM 
     HAVING COUNT(*) > (SELECT COUNT(*) FROM u WHERE y > 5);
 CREATE VIEW top_g AS SELECT id FROM t
     WHERE g = (SELECT g FROM u ORDER BY y DESC NULLS LAST, g NULLS LAST LIMIT 1);
+CREATE VIEW per_group AS SELECT id, (SELECT COUNT(*) FROM u WHERE u.g = t.g) AS n,
+    (SELECT MAX(y) FROM u WHERE t.g = u.g AND y < 50) AS top FROM t
+    WHERE x >= (SELECT MIN(o.x) + 1 FROM t AS o WHERE o.g = t.g);
