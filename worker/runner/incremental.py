@@ -578,12 +578,28 @@ def _window(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 
 def _windowed(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> DataFrame:
     """Each row of a multiset (one copy per multiplicity) with its window values."""
+    copies = _copies(rows)
+    for index, call in enumerate(rel["calls"]):
+        if call["function"] in FRAME_VALUES:  # their rows' places, for min_by / max_by
+            place = F.row_number().over(_tied(_partitioned(call), call, columns))
+            copies = copies.withColumn(f"__place{index}", place)
     values = [
-        _window_value(call, columns).alias(positional(len(columns) + index))
+        _window_value(call, columns, f"__place{index}").alias(positional(len(columns) + index))
         for index, call in enumerate(rel["calls"])
     ]
-    result = _copies(rows).select(*columns, *values)
+    result = copies.select(*columns, *values)
     return _counted(result, result.columns)
+
+
+def _partitioned(call: Mapping[str, Any]) -> WindowSpec:
+    return Window.partitionBy(*(lower_expr(e) for e in call["partition"]))
+
+
+def _tied(spec: WindowSpec, call: Mapping[str, Any], columns: list[str]) -> WindowSpec:
+    """`spec` ordered by the call's keys, then by the whole row: rows equal in the keys
+    are put in one order, whatever order they arrived in (a deterministic answer)."""
+    order = [_ordered(lower_expr(key["expr"]), key) for key in call["order"]]
+    return spec.orderBy(*order, *(F.col(c).asc_nulls_first() for c in columns))
 
 
 def _copies(rows: DataFrame) -> DataFrame:
@@ -604,7 +620,9 @@ def _ordered(value: Column, key: Mapping[str, Any]) -> Column:
     return value.asc_nulls_first() if first else value.asc_nulls_last()
 
 
-def _window_value(call: Mapping[str, Any], columns: list[str]) -> Column:
+def _window_value(call: Mapping[str, Any], columns: list[str], place: str) -> Column:
+    """The value of a window call for each row; `place` the column of each row's place
+    in the call's order, for FIRST_VALUE / LAST_VALUE (`_windowed`)."""
     offsets = (call["frame"]["start"], call["frame"]["end"])
     numeric = call["frame"]["unit"] == "range" and any(o not in (None, 0) for o in offsets)
     order = []
@@ -613,26 +631,30 @@ def _window_value(call: Mapping[str, Any], columns: list[str]) -> Column:
         if numeric:  # a RANGE with offsets needs a number to add them to
             value = _range_key(value, sort_key["expr"]["type"])
         order.append(_ordered(value, sort_key))
-    spec = Window.partitionBy(*(lower_expr(e) for e in call["partition"]))
+    spec = _partitioned(call)
     function = call["function"]
-    if function == "row_number":  # ties broken by the whole row: a deterministic answer
-        spec = spec.orderBy(*order, *(F.col(c).asc_nulls_first() for c in columns))
-        return F.row_number().over(spec)
+    # Ties broken by the whole row where a row's place matters: a deterministic answer.
+    if function == "row_number":
+        return F.row_number().over(_tied(spec, call, columns))
+    if function == "ntile":
+        return F.ntile(int(call["args"][0]["value"])).over(_tied(spec, call, columns))
+    if function in ("lag", "lead"):
+        return _offset_value(call, _tied(spec, call, columns))
     if order:
         spec = spec.orderBy(*order)
-    if function in ("rank", "dense_rank"):
-        return (F.rank() if function == "rank" else F.dense_rank()).over(spec)
-    if function in ("lag", "lead"):
-        ties = (F.col(c).asc_nulls_first() for c in columns)
-        return _offset_value(call, spec.orderBy(*order, *ties))
+    if function in RANK_FUNCTIONS:
+        return RANK_FUNCTIONS[function]().over(spec)
     frame = call["frame"]
     start = Window.unboundedPreceding if frame["start"] is None else int(frame["start"])
     end = Window.unboundedFollowing if frame["end"] is None else int(frame["end"])
-    if frame["unit"] == "rows":
-        spec = spec.rowsBetween(start, end)
+    if frame["unit"] == "rows":  # a frame of rows needs an order of rows
+        spec = _tied(spec, call, columns).rowsBetween(start, end)
     elif order:
         spec = spec.rangeBetween(start, end)
     args = [lower_expr(a) for a in call["args"]]
+    if function in FRAME_VALUES:  # the frame's first or last row, in the tied order
+        pick = F.min_by if function == "first_value" else F.max_by
+        return pick(args[0], F.col(place)).over(spec)
     aggregate = {
         "count_star": lambda: F.count(F.lit(1)),
         "count": lambda: F.count(args[0]),
@@ -648,6 +670,15 @@ def _window_value(call: Mapping[str, Any], columns: list[str]) -> Column:
         "var_pop": lambda: F.var_pop(args[0]),
     }[function]()
     return aggregate.over(spec).cast(spark_type(call["type"]))
+
+
+RANK_FUNCTIONS: dict[str, Callable[[], Column]] = {
+    "rank": F.rank,
+    "dense_rank": F.dense_rank,
+    "percent_rank": F.percent_rank,
+    "cume_dist": F.cume_dist,
+}
+FRAME_VALUES = frozenset({"first_value", "last_value"})
 
 
 def _offset_value(call: Mapping[str, Any], spec: WindowSpec) -> Column:

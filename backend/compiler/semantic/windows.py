@@ -30,9 +30,14 @@ from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
 ROWTIME = "rowtime"
-RANKING = frozenset({"row_number", "rank", "dense_rank"})
+# Functions of a row's position in its partition, without arguments: BIGINT, but
+# PERCENT_RANK and CUME_DIST are DOUBLE fractions.
+RANKING = frozenset({"row_number", "rank", "dense_rank", "percent_rank", "cume_dist"})
+FRACTIONS = frozenset({"percent_rank", "cume_dist"})
 # LAG/LEAD(x [, offset [, default]]): x of the row `offset` rows before / after.
 OFFSETS = frozenset({"lag", "lead"})
+# FIRST_VALUE/LAST_VALUE(x): x of the first / last row of the frame.
+FRAME_VALUES = frozenset({"first_value", "last_value"})
 
 
 @dataclass
@@ -123,7 +128,8 @@ def _bind_call(
 ) -> plan.WindowCall | None:
     name = call.name.value.lower()
     shown = name.upper()
-    if name not in RANKING and name not in OFFSETS and name not in aggregates.COMPILED:
+    known = RANKING | OFFSETS | FRAME_VALUES | {"ntile"}
+    if name not in known and name not in aggregates.COMPILED:
         ctx.not_supported(f"window function {shown}", call.span)
         return None
     if call.distinct or call.filter is not None:
@@ -142,9 +148,11 @@ def _bind_call(
         if expr is not None
     )
     present = tuple(a for a in args if a is not None)
-    if name in RANKING:
-        if present:
-            ctx.report(Code.UNKNOWN_FUNCTION, f"{shown} takes no arguments", call.span)
+    if name in RANKING or name == "ntile":
+        wanted = 1 if name == "ntile" else 0
+        if len(present) != wanted or call.star:
+            takes = "1 argument" if wanted else "no arguments"
+            ctx.report(Code.UNKNOWN_FUNCTION, f"{shown} takes {takes}", call.span)
             return None
         if not keys:
             ctx.report(
@@ -154,7 +162,17 @@ def _bind_call(
                 hint="add ORDER BY to the window",
             )
             return None
-        function, result, nullable = name, types.BIGINT, False
+        if name == "ntile" and not _positive_constant(present[0]):
+            message = "NTILE's number of buckets must be a positive integer constant"
+            ctx.report(Code.INVALID_WINDOW, message, present[0].span)
+            return None
+        result = types.DOUBLE if name in FRACTIONS else types.BIGINT
+        function, nullable = name, False
+    elif name in FRAME_VALUES:
+        if len(present) != 1 or call.star:
+            ctx.report(Code.UNKNOWN_FUNCTION, f"{shown} takes 1 argument", call.span)
+            return None
+        function, result, nullable = name, present[0].type, True
     elif name in OFFSETS:
         offset_args = _offset_args(call, present, keys, spec, ctx)
         if offset_args is None:
@@ -183,6 +201,11 @@ def _bind_call(
         nullable,
         call.span,
     )
+
+
+def _positive_constant(expr: plan.Expr) -> bool:
+    value = expr.value if isinstance(expr, plan.Literal) else None
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def _by_rowtime(spec: ast.WindowSpec, scope: Scope) -> tuple[ast.OrderItem, ...]:

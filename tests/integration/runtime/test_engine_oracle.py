@@ -272,6 +272,15 @@ COMPILED_ONLY = [
         "LEAD(id, 0) OVER (ORDER BY id) FROM t",
     ),
     (
+        "positions",
+        "SELECT id, g, x, FIRST_VALUE(x) OVER (PARTITION BY g ORDER BY id, x NULLS FIRST), "
+        "LAST_VALUE(x) OVER (PARTITION BY g ORDER BY id DESC, x NULLS FIRST), "
+        "LAST_VALUE(g) OVER (ORDER BY id, x NULLS FIRST, g NULLS FIRST "
+        "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
+        "NTILE(2) OVER (PARTITION BY g ORDER BY id, x NULLS FIRST), "
+        "PERCENT_RANK() OVER (ORDER BY x), CUME_DIST() OVER (PARTITION BY g ORDER BY id) FROM t",
+    ),
+    (
         "strings",
         "SELECT name, CHAR_LENGTH(name), UPPER(SUBSTRING(name FROM 2 FOR 1)), "
         "POSITION('n' IN name), REPLACE(name, 'n', 'm'), TRIM(LEADING 'a' FROM name) FROM u",

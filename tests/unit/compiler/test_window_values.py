@@ -1,0 +1,54 @@
+"""FIRST_VALUE, LAST_VALUE, NTILE, PERCENT_RANK and CUME_DIST over windows."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of, plan_nodes
+
+DDL = "CREATE TABLE t (id BIGINT NOT NULL, g VARCHAR, x INTEGER NOT NULL);\n"
+
+
+def test_frame_values_keep_their_argument_type_and_positions_are_numbers() -> None:
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT id, FIRST_VALUE(g) OVER w AS f, "
+        "LAST_VALUE(x) OVER (w ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS l, "
+        "NTILE(3) OVER w AS n, PERCENT_RANK() OVER w AS p, CUME_DIST() OVER w AS c "
+        "FROM t WINDOW w AS (PARTITION BY g ORDER BY id);"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    compiled = result.to_json()
+    [view] = [r for r in compiled["catalog"]["relations"] if r["name"] == "v"]
+    types = {c["name"]: (c["type"], c["nullable"]) for c in view["columns"]}
+    assert types["f"] == ("VARCHAR", True) and types["l"] == ("INTEGER", True)
+    assert types["n"] == ("BIGINT", False)
+    assert types["p"] == types["c"] == ("DOUBLE", False)
+    [window] = plan_nodes(compiled["plan"]["views"][0]["query"], "window")
+    calls = window["calls"]
+    assert [c["function"] for c in calls] == [
+        "first_value",
+        "last_value",
+        "ntile",
+        "percent_rank",
+        "cume_dist",
+    ]
+    assert calls[1]["frame"] == {"unit": "rows", "start": -1, "end": 1}
+    assert calls[2]["args"][0]["value"] == 3
+
+
+@pytest.mark.parametrize(
+    ("select", "code", "message"),
+    [
+        ("NTILE(0) OVER (ORDER BY id)", "SQL217", "NTILE's number of buckets must be"),
+        ("NTILE(x) OVER (ORDER BY id)", "SQL217", "NTILE's number of buckets must be"),
+        ("NTILE(2) OVER (PARTITION BY g)", "SQL217", "NTILE needs a window with ORDER BY"),
+        ("CUME_DIST(x) OVER (ORDER BY id)", "SQL207", "CUME_DIST takes no arguments"),
+        ("FIRST_VALUE(x, 2) OVER (ORDER BY id)", "SQL207", "FIRST_VALUE takes 1 argument"),
+        ("PERCENT_RANK() OVER (PARTITION BY g)", "SQL217", "needs a window with ORDER BY"),
+    ],
+)
+def test_wrong_calls_are_errors(select: str, code: str, message: str) -> None:
+    errors = errors_of(DDL + f"CREATE VIEW v AS SELECT id, {select} AS y FROM t;")
+    assert len(errors) == 1, errors
+    assert errors[0][0] == code and message in errors[0][1], errors
