@@ -43,6 +43,7 @@ LINEAR = frozenset({"scan", "filter", "project"})
 STATISTICS = frozenset({"stddev_samp", "stddev_pop", "var_samp", "var_pop"})
 AGGREGATE_FUNCTIONS = frozenset(
     {"count_star", "count", "sum", "avg", "min", "max", "bool_and", "bool_or", *STATISTICS}
+    | {"arg_max", "arg_min"}
 )
 
 
@@ -328,7 +329,7 @@ def _distinct(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 def _aggregate(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     child = ctx.rel(rel["input"], key + ".i")
     keys, aggregates = rel["keys"], rel["aggregates"]
-    inputs = list(keys) + [a["args"][0] for a in aggregates if a["args"]]
+    inputs = list(keys) + [arg for a in aggregates for arg in a["args"]]
     types = [e["type"] for e in inputs]
     columns = names(len(types))
     key_columns = columns[: len(keys)]
@@ -361,6 +362,10 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
         value: Column
         if function == "count_star":
             value = F.coalesce(F.sum(weight), F.lit(0))
+        elif function in ARG_EXTREMES:
+            x, y = F.col(positional(arg_index)), F.col(positional(arg_index + 1))
+            arg_index += 2
+            value = ARG_EXTREMES[function](x, y)
         else:
             x = F.col(positional(arg_index))
             arg_index += 1
@@ -375,6 +380,18 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
         *(F.col(f"__a{i}").alias(positional(key_count + i)) for i in range(len(outputs))),
         F.lit(1).alias(WEIGHT),
     )
+
+
+def _arg_extreme(pick: Callable[[Column, Column], Column]) -> Callable[[Column, Column], Column]:
+    """ARG_MAX / ARG_MIN (`pick`: max_by / min_by): rows with a NULL value or `compared`
+    do not count, and of rows equal in `compared` the largest / smallest value wins
+    (backend/compiler/semantic/aggregates.py)."""
+    return lambda value, compared: pick(
+        value, F.when(compared.isNotNull() & value.isNotNull(), F.struct(compared, value))
+    )
+
+
+ARG_EXTREMES = {"arg_max": _arg_extreme(F.max_by), "arg_min": _arg_extreme(F.min_by)}
 
 
 def _aggregate_function(
@@ -668,7 +685,7 @@ def _window_value(call: Mapping[str, Any], columns: list[str], place: str) -> Co
         "stddev_pop": lambda: F.stddev_pop(args[0]),
         "var_samp": lambda: F.var_samp(args[0]),
         "var_pop": lambda: F.var_pop(args[0]),
-    }[function]()
+    }.get(function, lambda: ARG_EXTREMES[function](*args))()
     return aggregate.over(spec).cast(spark_type(call["type"]))
 
 

@@ -2,7 +2,7 @@
 
 COUNT, SUM, AVG, MIN, MAX; the statistics STDDEV_SAMP, STDDEV_POP, VAR_SAMP and
 VAR_POP (STDDEV and VARIANCE are the _SAMP ones); BOOL_AND and BOOL_OR (EVERY and
-SOME are their other names).
+SOME are their other names); ARG_MAX and ARG_MIN.
 
 Result types: COUNT is BIGINT NOT NULL; SUM of an integer is BIGINT, of a
 DECIMAL(p,s) DECIMAL(38,s) (as in Spark), of a float DOUBLE, of an interval the
@@ -26,6 +26,11 @@ from backend.compiler.syntax import ast
 
 STATISTICS = ("stddev_samp", "stddev_pop", "var_samp", "var_pop")
 BOOLEAN_AGGREGATES = ("bool_and", "bool_or")
+# ARG_MAX(value, compared) / ARG_MIN(...): `value` of the row with the largest / smallest
+# `compared`; rows with a NULL value or `compared` do not count (as in DuckDB and
+# ClickHouse); of rows equal in `compared`, the largest / smallest value, so the
+# answer does not depend on the rows' order.
+ARG_EXTREMES = ("arg_max", "arg_min")
 # Other spellings of an aggregate: the plan uses the name on the right.
 SPELLINGS = {
     "stddev": "stddev_samp",
@@ -33,9 +38,19 @@ SPELLINGS = {
     "every": "bool_and",
     "some": "bool_or",
 }
-COMPILED = ("count", "sum", "avg", "min", "max", *STATISTICS, *BOOLEAN_AGGREGATES, *SPELLINGS)
+COMPILED = (
+    "count",
+    "sum",
+    "avg",
+    "min",
+    "max",
+    *STATISTICS,
+    *BOOLEAN_AGGREGATES,
+    *ARG_EXTREMES,
+    *SPELLINGS,
+)
 # DISTINCT changes nothing for these (and is dropped); the statistics do not take it yet.
-DISTINCT_IRRELEVANT = ("min", "max", *BOOLEAN_AGGREGATES)
+DISTINCT_IRRELEVANT = ("min", "max", *BOOLEAN_AGGREGATES, *ARG_EXTREMES)
 
 
 def canonical_name(name: str) -> str:
@@ -86,6 +101,12 @@ def agg_call(
         if name != "count":
             return None, f"{shown}(*) is not allowed: only COUNT(*)"
         return plan.AggCall("count_star", (), False, types.BIGINT, False, call.span), None
+    if name in ARG_EXTREMES:
+        if len(args) != 2:
+            return None, f"{shown} expects 2 arguments (value, compared), got {len(args)}"
+        if types.is_null(args[0].type) or types.is_null(args[1].type):
+            return None, f"Cannot apply {shown} to NULL"
+        return plan.AggCall(name, args, False, args[0].type, True, call.span), None
     if len(args) != 1:
         return None, f"{shown} expects 1 argument, got {len(args)}"
     result = aggregate_type(name, args[0].type)
@@ -111,9 +132,9 @@ def filtered(agg: plan.AggCall, condition: plan.Expr) -> plan.AggCall:
     if agg.function == "count_star":
         one = plan.Literal(1, types.INTEGER, False, agg.span)
         agg = replace(agg, function="count", args=(one,))
-    (arg,) = agg.args
+    *rest, arg = agg.args  # ARG_MAX's rows count by their `compared`, its last argument
     case = plan.Case(((condition, arg),), None, arg.type, True, condition.span)
-    return replace(agg, args=(case,))
+    return replace(agg, args=(*rest, case))
 
 
 def agg_shape(agg: plan.AggCall) -> object:

@@ -256,13 +256,15 @@ COMPILED_ONLY = [
     (
         "statistics",
         "SELECT g, STDDEV_SAMP(x), STDDEV_POP(x), VAR_SAMP(x), VAR_POP(x), BOOL_AND(x > 2), "
-        "BOOL_OR(x > 7), COUNT(*) FROM t GROUP BY g",
+        "BOOL_OR(x > 7), COUNT(*), ARG_MAX(id, x * 10 + id), ARG_MIN(x, id * 10 + x) "
+        "FROM t GROUP BY g",
     ),
     (
         "window_statistics",
         "SELECT id, g, x, STDDEV_POP(x) OVER (PARTITION BY g), "
         "VAR_SAMP(x) OVER (PARTITION BY g ORDER BY id, x ROWS 2 PRECEDING), "
-        "BOOL_OR(x > 5) OVER (PARTITION BY g ORDER BY id, x ROWS 1 PRECEDING) FROM t",
+        "BOOL_OR(x > 5) OVER (PARTITION BY g ORDER BY id, x ROWS 1 PRECEDING), "
+        "ARG_MAX(id, x * 10 + id) OVER (PARTITION BY g) FROM t",
     ),
     (
         "offsets",

@@ -1,4 +1,5 @@
-"""Aggregates beyond COUNT/SUM/AVG/MIN/MAX: the statistics, the boolean ones, FILTER."""
+"""Aggregates beyond COUNT/SUM/AVG/MIN/MAX: the statistics, the boolean ones, ARG_MAX and
+ARG_MIN, FILTER."""
 
 from __future__ import annotations
 
@@ -69,6 +70,8 @@ def test_statistics_and_boolean_aggregates_run_over_windows() -> None:
         ("SELECT VAR_POP(DISTINCT x) FROM t", "SQL401", "VAR_POP(DISTINCT ...)"),
         ("SELECT EVERY(ok, ok) FROM t", "SQL206", "EVERY expects 1 argument, got 2"),
         ("SELECT SUM(x) FILTER (WHERE x) FROM t", "SQL206", "FILTER (WHERE ...) expects BOOLEAN"),
+        ("SELECT ARG_MAX(x) FROM t", "SQL206", "ARG_MAX expects 2 arguments (value, compared)"),
+        ("SELECT ARG_MIN(NULL, x) FROM t", "SQL206", "Cannot apply ARG_MIN to NULL"),
         (
             "SELECT COUNT(*) FILTER (WHERE SUM(x) > 1) FROM t",
             "SQL213",
@@ -100,3 +103,27 @@ def test_filter_aggregates_a_case_of_the_argument() -> None:
     [view] = [r for r in compiled["catalog"]["relations"] if r["name"] == "v"]
     types = {c["name"]: (c["type"], c["nullable"]) for c in view["columns"]}
     assert types["a"] == ("BIGINT", False) and types["b"] == ("BIGINT", True)
+
+
+def test_arg_max_and_arg_min_give_the_value_s_type() -> None:
+    compiled = _compiled(
+        "SELECT g, ARG_MAX(s, x) AS a, ARG_MIN(DISTINCT f, x) AS b, "
+        "ARG_MAX(x, f) FILTER (WHERE ok) AS c FROM t GROUP BY g"
+    )
+    [view] = [r for r in compiled["catalog"]["relations"] if r["name"] == "v"]
+    types = {c["name"]: (c["type"], c["nullable"]) for c in view["columns"]}
+    assert types == {
+        "g": ("VARCHAR", True),
+        "a": ("VARCHAR", True),
+        "b": ("DOUBLE", True),
+        "c": ("INTEGER", True),
+    }
+    [aggregate] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
+    calls = aggregate["aggregates"]
+    assert [(a["function"], a["distinct"], len(a["args"])) for a in calls] == [
+        ("arg_max", False, 2),
+        ("arg_min", False, 2),
+        ("arg_max", False, 2),
+    ]
+    # FILTER leaves out the rows by their compared value: its CASE is the last argument.
+    assert calls[2]["args"][0]["kind"] == "column" and calls[2]["args"][1]["kind"] == "case"
