@@ -1,5 +1,6 @@
 """Scalar subqueries: `(SELECT MAX(x) FROM t)` as a value in WHERE, the SELECT list
-or HAVING.
+or HAVING; and EXISTS as a value there (not a part of WHERE joined by AND, which is
+a semi-join: subqueries.py): `(SELECT COUNT(*) FROM ... WHERE ...) > 0`.
 
 One that names no column of the outer query (uncorrelated) is bound on its own,
 and must return one column and at most one row: an aggregate without GROUP BY, a
@@ -41,19 +42,63 @@ from backend.compiler.syntax import ast
 Scalars = dict[Span, plan.Expr]  # a subquery's span -> its value, over the joined row
 
 
-def scalar_subqueries(exprs: list[ast.Expr | None]) -> list[ast.Subquery]:
-    """The scalar subqueries written in `exprs` (not those inside other subqueries)."""
+def scalar_subqueries(exprs: list[ast.Expr | None]) -> list[ast.Subquery | ast.Exists]:
+    """The scalar subqueries and EXISTS written in `exprs` (not those inside other
+    subqueries)."""
     return [node for expr in exprs if expr is not None for node in _subqueries(expr)]
 
 
-def _subqueries(expr: ast.Expr) -> Iterator[ast.Subquery]:
+def _subqueries(expr: ast.Expr) -> Iterator[ast.Subquery | ast.Exists]:
     for node in syntax_nodes(expr):
-        if isinstance(node, ast.Subquery):
+        if isinstance(node, ast.Subquery | ast.Exists):
             yield node
 
 
+def _exists(
+    exists: ast.Exists,
+    rel: plan.Rel,
+    scope: Scope,
+    env: Environment,
+    binders: tuple[BindQuery, BindFrom],
+) -> tuple[plan.Rel, plan.Expr] | None:
+    """`rel` joined with the count of `exists`'s rows; whether that count is above 0."""
+    counted = _counted(exists)
+    if counted is None:
+        env.not_supported(
+            "EXISTS as a value over a query with GROUP BY, DISTINCT or LIMIT", exists.span
+        )
+        return None
+    joined = join_scalars([counted], rel, scope, env, binders)
+    if joined is None:
+        return None
+    zero = plan.Literal(0, types.BIGINT, False, exists.span)
+    count = joined[1][counted.span]
+    return joined[0], plan.Call("gt", (count, zero), types.BOOLEAN, False, exists.span)
+
+
+def _counted(exists: ast.Exists) -> ast.Subquery | None:
+    """`EXISTS (SELECT ... FROM ... WHERE ...)` as the count of its rows,
+    `(SELECT COUNT(*) FROM ... WHERE ...)`; None for a query that is not of that form."""
+    query, body = exists.query, exists.query.body
+    if not (
+        isinstance(body, ast.Select)
+        and not query.with_
+        and query.limit is None
+        and body.distinct is None
+        and body.group_by is None
+        and body.having is None
+        and not body.windows
+    ):
+        return None
+    count = ast.FunctionCall(
+        ast.Identifier("count", False, body.span), (), False, True, None, None, body.span
+    )
+    item = ast.ExprItem(count, None, body.span)
+    return ast.Subquery(replace(query, body=replace(body, items=(item,))), exists.span)
+
+
 def join_scalars(
-    subqueries: list[ast.Subquery],
+    subqueries: list[ast.Subquery | ast.Exists],
     source: plan.Rel,
     scope: Scope,
     env: Environment,
@@ -65,7 +110,15 @@ def join_scalars(
     rel = source
     scalars: Scalars = {}
     complete = True
-    for subquery in subqueries:
+    for written in subqueries:
+        if isinstance(written, ast.Exists):
+            exists = _exists(written, rel, scope, env, binders)
+            if exists is None:
+                complete = False
+            else:
+                rel, scalars[written.span] = exists
+            continue
+        subquery = written
         correlation = _correlation(subquery, rel, scope, env, binders[1])
         if correlation is not None:
             joined = _decorrelated(subquery, rel, correlation, env, binders[0])

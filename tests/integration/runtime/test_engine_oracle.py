@@ -311,6 +311,11 @@ COMPILED_ONLY = [
         "WHERE x > (SELECT MIN(o.x) FROM t AS o WHERE o.g = t.g)",
     ),
     (
+        "exists_value",
+        "SELECT id, g, EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name <> 'bo') FROM t "
+        "WHERE EXISTS (SELECT * FROM u WHERE g = t.g) OR x > 7",
+    ),
+    (
         "scalar_grouped",
         "SELECT g, SUM(x), (SELECT MAX(name) FROM u) FROM t GROUP BY g "
         "HAVING COUNT(*) >= (SELECT COUNT(*) FROM u WHERE name <> 'bo')",

@@ -103,3 +103,28 @@ def test_a_correlated_count_of_no_rows_is_zero() -> None:
 def test_correlations_that_are_not_decorrelated_are_not_supported(sql: str, message: str) -> None:
     errors = errors_of(DDL + f"CREATE VIEW v AS SELECT k, {sql} AS n FROM t;")
     assert len(errors) == 1 and errors[0][0] == "SQL401" and message in errors[0][1], errors
+
+
+def test_exists_as_a_value_is_whether_its_count_is_above_zero() -> None:
+    query = _query(
+        "SELECT k, EXISTS (SELECT 1 FROM u WHERE u.k = t.k) AS has FROM t "
+        "WHERE NOT EXISTS (SELECT * FROM u WHERE y > 5) OR x > 1"
+    )
+    has = query["exprs"][1]
+    assert has["function"] == "gt" and has["args"][0]["function"] == "coalesce"
+    where = plan_nodes(query, "filter")[0]  # the view's (the subquery's is inside)
+    alternative = where["condition"]["args"][0]
+    assert alternative["function"] == "not" and alternative["args"][0]["function"] == "gt"
+    assert [j["kind"] for j in plan_nodes(query, "join")] == ["left", "inner"]
+
+
+def test_exists_as_a_value_over_a_grouped_query_is_not_supported() -> None:
+    errors = errors_of(
+        DDL + "CREATE VIEW v AS SELECT k, EXISTS (SELECT k FROM u GROUP BY k) FROM t;"
+    )
+    assert errors == [
+        (
+            "SQL401",
+            "Not supported yet: EXISTS as a value over a query with GROUP BY, DISTINCT or LIMIT",
+        )
+    ]

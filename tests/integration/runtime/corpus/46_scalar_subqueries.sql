@@ -10,3 +10,5 @@ CREATE VIEW top_g AS SELECT id FROM t
 CREATE VIEW per_group AS SELECT id, (SELECT COUNT(*) FROM u WHERE u.g = t.g) AS n,
     (SELECT MAX(y) FROM u WHERE t.g = u.g AND y < 50) AS top FROM t
     WHERE x >= (SELECT MIN(o.x) + 1 FROM t AS o WHERE o.g = t.g);
+CREATE VIEW exists_value AS SELECT id, EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND y > 3) AS has_big
+    FROM t WHERE EXISTS (SELECT * FROM u WHERE u.g = t.g) OR x > 5;
