@@ -446,9 +446,7 @@ def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     ctx.save(key + ".l", d_left, left_types)
     ctx.save(key + ".r", d_right_plain, right_types)
     d_right = shifted(d_right_plain, nr, nl)
-    # A NULL condition matches nothing, as in SQL (Spark's joins do the same). Left bare,
-    # its equalities are join keys to Spark: a hash or merge join, not a nested loop.
-    condition = F.lit(True) if rel["condition"] is None else lower_expr(rel["condition"])
+    condition = join_condition(rel)
 
     def inner(a: DataFrame, b: DataFrame) -> DataFrame:
         joined = a.join(b, condition, "inner")
@@ -477,6 +475,14 @@ def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
             )
         )
     return result
+
+
+def join_condition(rel: Mapping[str, Any]) -> Column:
+    """A join node's condition (TRUE when it has none: a cross join).
+
+    A NULL condition matches nothing, as in SQL (Spark's joins do the same). Left bare,
+    its equalities are join keys to Spark: a hash or merge join, not a nested loop."""
+    return F.lit(True) if rel["condition"] is None else lower_expr(rel["condition"])
 
 
 def _nulls(types: Sequence[str], columns: Sequence[str]) -> list[Column]:
@@ -739,7 +745,7 @@ def _semi_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 def _kept_left(left: DataFrame, right: DataFrame, rel: Mapping[str, Any]) -> DataFrame:
     width = len(rel["left"]["columns"])
     right = shifted(right, len(rel["right"]["columns"]), width).drop(RIGHT_WEIGHT)
-    condition = F.lit(True) if rel["condition"] is None else lower_expr(rel["condition"])
+    condition = join_condition(rel)
     kind = rel["kind"]
     if kind == "semi":
         return left.join(right, condition, "left_semi")

@@ -34,6 +34,7 @@ from worker.runner.incremental import (
     Lowering,
     Rule,
     consolidate,
+    join_condition,
     names,
     negated,
     present,
@@ -239,7 +240,7 @@ def _lookup_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     table = present(stored.unionByName(d_table), names(len(table_types)))
     left = d_left if on_right else table
     right = shifted(table if on_right else d_right, nr, nl)
-    condition = F.lit(True) if rel["condition"] is None else lower_expr(rel["condition"])
+    condition = join_condition(rel)
     weight = (F.col(WEIGHT) * F.col(RIGHT_WEIGHT)).alias(WEIGHT)
     result = left.join(right, condition, "inner").select(*left_names, *right_names, weight)
     if rel["kind"] == "left":
