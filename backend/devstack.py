@@ -171,7 +171,19 @@ def _demo_password_file() -> Path:
     return path
 
 
+def _stop_once(signum: int, frame: object) -> None:
+    """The first Ctrl-C or SIGTERM stops Weir, and the stop runs to its end: `make`
+    passes a SIGTERM sent to the process group on to this process too, and a second
+    KeyboardInterrupt, even at the first line of the stop, left the web server and the
+    worker running."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def command_run(port: int) -> int:
+    signal.signal(signal.SIGINT, _stop_once)
+    signal.signal(signal.SIGTERM, _stop_once)
     with services(STATE_DIR) as urls:
         env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "backend.config.settings.dev"}
         _manage(["migrate", "--no-input", "-v", "0"], env)
@@ -193,8 +205,7 @@ def command_run(port: int) -> int:
         except KeyboardInterrupt:
             return 0
         finally:
-            # Stopping runs to its end: a second Ctrl-C, or `make` passing a SIGTERM on,
-            # would otherwise cut it short and leave the web server and worker running.
+            # Stopping runs to its end (after a server exited too; see _stop_once).
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             with contextlib.suppress(Exception):
