@@ -24,9 +24,10 @@ SELECT id, customer, amount
 FROM orders
 WHERE amount >= 100;
 """
-RATE = 3_000  # rows a second the producer aims at
+RATE = 3_000  # rows a second the producer aims at (a busy machine sends fewer)
 CHUNK = 1_000  # rows per ingest call: three calls a second
-MIN_RATE = 2_000  # below this the test did not test a flood
+MIN_ROWS = 6_000  # below this many rows the test did not test a flood (not a rate:
+# a CI machine's load decides how fast the server takes them; 1,775 a second once)
 MIN_FLOOD_S = 5  # the flood lasts at least this long ...
 STEPS = 3  # ... and until the page has shown this many steps of it
 FLOOD_LIMIT_S = 90  # the producer gives up after this long, whatever happens
@@ -167,7 +168,7 @@ def test_the_change_list_stays_bounded_and_responsive_under_a_flood(
         f"input latencies {[round(e['ms']) for e in latencies]} ms, "
         f"longest task {watched['longest']:.0f} ms"
     )
-    assert producer.rate >= MIN_RATE, f"only {producer.rate:.0f} rows/s were sent"
+    assert producer.flooded >= MIN_ROWS, f"only {producer.flooded} rows were sent"
     assert watched["maxRows"] <= SHOWN_PER_VIEW, watched["maxRows"]
     assert len(watched["steps"]) >= STEPS, watched["steps"]
     assert [entry["type"] for entry in latencies].count("click") >= STEPS, latencies
