@@ -199,10 +199,11 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     having_exprs = list(select.having.exprs) if select.having is not None else []
     selected = [item.expr for item in select.items if not isinstance(item, ast.StarItem)]
     in_output = scalar_subqueries([*selected, *having_exprs])
+    in_where = scalar_subqueries(list(plain))
     scalars: Scalars = {}
-    if from_.source is not None and (in_output or scalar_subqueries(list(plain))):
+    if from_.source is not None and (in_where or in_output):
         joined = join_scalars(
-            scalar_subqueries([*plain, *selected, *having_exprs]),
+            [*in_where, *in_output],
             from_.source,
             scope,
             env,
