@@ -237,6 +237,10 @@ def _select_item(c: Cursor) -> ast.SelectItem:
 
 def _alias(c: Cursor) -> ast.Identifier | None:
     if c.accept_word("as"):
+        if c.current.kind is TokenKind.STRING:
+            # `AS 'day'`, as MySQL and Feldera's Nexmark queries write it: a quoted name.
+            token = c.advance()
+            return ast.Identifier(token.value, True, token.span)
         return c.expect_identifier("an alias")
     if c.at_identifier():
         return c.expect_identifier()

@@ -133,6 +133,24 @@ def test_create_view_variants() -> None:
     assert isinstance(materialized.query.body, ast.Select) and materialized.query.body.stream
 
 
+def test_a_string_after_as_is_a_quoted_alias() -> None:
+    # Feldera's Nexmark q15-q17 write `CAST(date_time AS DATE) as 'day'`.
+    program, diagnostics = parse_text("SELECT a AS 'Day', b AS 'it''s', c AS d FROM t")
+    assert diagnostics == ()
+    statement = program.statements[0]
+    assert isinstance(statement, stmt.QueryStatement)
+    select = statement.query.body
+    assert isinstance(select, ast.Select)
+    aliases = [item.alias for item in select.items if isinstance(item, ast.ExprItem)]
+    assert [(a.value, a.quoted) for a in aliases if a] == [
+        ("Day", True),
+        ("it's", True),
+        ("d", False),
+    ]
+    _, errors = parse_text("SELECT a 'day' FROM t")  # only after AS
+    assert [d.code for d in errors] == [Code.UNEXPECTED_TOKEN]
+
+
 def test_parses_joins_set_operations_and_clauses_for_later_binding() -> None:
     program, diagnostics = parse_text(
         "WITH w AS (SELECT a FROM t) "
