@@ -253,6 +253,16 @@ SCALAR: dict[str, Scalar] = {
     "sign": lambda a, r: F.signum(a[0]),
     "replace": lambda a, r: F.replace(a[0], a[1], a[2]),
     "position": lambda a, r: F.call_function("locate", a[0], a[1]),
+    # Spark's, as Calcite's: a count below 0 gives '' (LEFT, RIGHT, REPEAT, LPAD, RPAD).
+    "left": lambda a, r: F.left(a[0], a[1]),
+    "right": lambda a, r: F.right(a[0], a[1]),
+    "repeat": lambda a, r: F.call_function("repeat", a[0], a[1]),
+    "lpad": lambda a, r: F.call_function("lpad", *a) if len(a) == 3 else F.lpad(a[0], a[1], " "),
+    "rpad": lambda a, r: F.call_function("rpad", *a) if len(a) == 3 else F.rpad(a[0], a[1], " "),
+    "reverse": lambda a, r: F.reverse(a[0]),
+    "concat_ws": lambda a, r: F.call_function("concat_ws", *a),
+    "md5": lambda a, r: F.md5(a[0]),
+    "regexp_replace": lambda a, r: F.regexp_replace(a[0], a[1], a[2]),
     "field": _field,
 }
 

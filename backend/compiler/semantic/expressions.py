@@ -148,6 +148,9 @@ def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> N
         case ast.InSubquery():
             construct = "IN (subquery)"
             parts = (expr.operand,)
+        case ast.QuantifiedComparison():
+            construct = f"{expr.quantifier.upper()} (subquery)"
+            parts = (expr.operand,)
         case ast.Subquery():
             construct = "subqueries in expressions"
         case ast.Exists():
@@ -543,6 +546,9 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         return _date_part_call(call, ctx, depth)
     if name in time_functions.TIMESTAMP_ARITHMETIC and not call.name.quoted:
         return _timestamp_arithmetic_call(call, ctx, depth)
+    if name in time_functions.TRUNCATIONS and not call.name.quoted:
+        floor = time_functions.truncation(call, ctx.diagnostics)
+        return None if floor is None else bind_expr(floor, ctx, depth)
     arity = functions.SCALAR_FUNCTIONS.get(name)
     if arity is None:
         if name in functions.NOT_YET_FUNCTIONS:
@@ -570,6 +576,10 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         )
         _bind_args(call, ctx, depth)
         return None
+    if name == "if":  # IF(condition, then, else): a CASE of one WHEN
+        condition, then, else_ = args
+        when = ast.WhenClause(condition, then, condition.span.to(then.span))
+        return _case(ast.Case(None, (when,), else_, call.span), ctx, depth)
     bound = [bind_expr(arg, ctx, depth) for arg in args]
     present = tuple(arg for arg in bound if arg is not None)
     if len(present) < len(bound):

@@ -7,6 +7,7 @@ functions, time bucketing, ...) are listed so the user gets "not supported yet"
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -50,6 +51,13 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     **{name: Arity(1, 2) for name in ("trim", "ltrim", "rtrim")},
     "replace": Arity(3, 3),
     "position": Arity(2, 2),
+    **{name: Arity(2, 2) for name in ("left", "right", "repeat")},
+    **{name: Arity(2, 3) for name in ("lpad", "rpad")},
+    "reverse": Arity(1, 1),
+    "concat_ws": Arity(2, None),
+    "md5": Arity(1, 1),
+    "regexp_replace": Arity(2, 3),
+    "if": Arity(3, 3),
     "nullif": Arity(2, 2),
     "greatest": Arity(1, None),
     "least": Arity(1, None),
@@ -77,8 +85,8 @@ NOT_YET_FUNCTIONS = frozenset((
     "now", "current_timestamp", "current_date",
     "current_time", "localtimestamp", "localtime", "hop", "session", "hop_start", "hop_end",
     "session_start", "session_end", "snapshot",
-    "search_key", "to_changelog", "from_changelog", "descriptor", "date_trunc",
-    "regexp_replace", "regexp_extract", "split", "md5", "sha1", "sha256",
+    "search_key", "to_changelog", "from_changelog", "descriptor",
+    "regexp_extract", "split", "sha1", "sha256",
 ))
 # fmt: on
 
@@ -108,6 +116,8 @@ def type_scalar_call(
         return _coalesce(args, span, diagnostics)
     if name == "concat":
         return concat(args, span)
+    if name == "concat_ws":
+        return _concat_ws(args, span, diagnostics)
     return _TYPED[name](CANONICAL.get(name, name), args, span, diagnostics)
 
 
@@ -137,14 +147,30 @@ def concat(args: tuple[plan.Expr, ...], span: Span) -> plan.Expr:
     Non-string arguments are cast to VARCHAR explicitly, as Calcite's own
     `'An order for ' || units` example expects.
     """
-    converted = tuple(
+    nullable = any(arg.nullable for arg in args)
+    return plan.Call("concat", _as_text(args), types.VARCHAR, nullable, span)
+
+
+def _as_text(args: tuple[plan.Expr, ...]) -> tuple[plan.Expr, ...]:
+    return tuple(
         arg
         if types.is_string(arg.type) or types.is_null(arg.type)
         else plan.Cast(arg, types.VARCHAR, arg.nullable, arg.span)  # every type casts to text
         for arg in args
     )
-    nullable = any(arg.nullable for arg in args)
-    return plan.Call("concat", converted, types.VARCHAR, nullable, span)
+
+
+def _concat_ws(
+    args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """CONCAT_WS(separator, value, ...): the values that are not NULL, joined by the
+    separator (NULL only when the separator is); values of other types as text."""
+    separator, *values = args
+    if not (types.is_string(separator.type) or types.is_null(separator.type)):
+        _mismatch(diagnostics, "CONCAT_WS expects a VARCHAR separator", separator)
+        return None
+    text = _as_text(tuple(values))
+    return plan.Call("concat_ws", (separator, *text), types.VARCHAR, separator.nullable, span)
 
 
 def _mismatch(diagnostics: list[Diagnostic], message: str, arg: plan.Expr) -> None:
@@ -192,14 +218,14 @@ def _mod(
     return plan.Call(name, args, result, args[0].nullable or args[1].nullable, span)
 
 
-def _strings(result: SqlType, integers_from: int | None = None) -> Typing:
-    """String arguments (integers from position `integers_from` on); a `result`."""
+def _strings(result: SqlType, integers: frozenset[int] = frozenset()) -> Typing:
+    """String arguments (integers at the positions `integers`, from 0); a `result`."""
 
     def typed(
         name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
     ) -> plan.Expr | None:
         for index, arg in enumerate(args):
-            want_integer = integers_from is not None and index >= integers_from
+            want_integer = index in integers
             ok = types.is_integer(arg.type) if want_integer else types.is_string(arg.type)
             if not (ok or types.is_null(arg.type)):
                 kind = "an integer" if want_integer else "a VARCHAR"
@@ -232,6 +258,32 @@ def _same_type(nullable_result: bool) -> Typing:
     return typed
 
 
+def _regexp_replace(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """REGEXP_REPLACE(s, pattern[, replacement]): every match replaced (by '' when no
+    replacement is given). The pattern is a literal, checked here: Spark would fail the
+    whole step on a pattern it cannot compile."""
+    pattern = args[1]
+    if not isinstance(pattern, plan.Literal) or not isinstance(pattern.value, str):
+        _mismatch(diagnostics, "REGEXP_REPLACE's pattern must be a string literal", pattern)
+        return None
+    try:
+        re.compile(pattern.value)
+    except re.error as problem:
+        diagnostics.append(
+            error(
+                Code.INVALID_LITERAL,
+                f"REGEXP_REPLACE pattern {pattern.value!r} is not a regular expression: {problem}",
+                pattern.span,
+            )
+        )
+        return None
+    if len(args) == 2:
+        args = (*args, plan.Literal("", types.VARCHAR, False, span))
+    return _strings(types.VARCHAR)(name, args, span, diagnostics)
+
+
 _TYPED: dict[str, Typing] = {
     **{name: _numeric(None) for name in ("floor", "ceil", "ceiling", "sign")},
     **{name: _numeric(types.DOUBLE) for name in ("sqrt", "exp", "ln", "log10", "power")},
@@ -240,9 +292,15 @@ _TYPED: dict[str, Typing] = {
     **{name: _strings(types.INTEGER) for name in ("char_length", "character_length", "length")},
     "position": _strings(types.INTEGER),
     "initcap": _strings(types.VARCHAR),
-    "substring": _strings(types.VARCHAR, integers_from=1),
-    "substr": _strings(types.VARCHAR, integers_from=1),
+    "substring": _strings(types.VARCHAR, frozenset({1, 2})),
+    "substr": _strings(types.VARCHAR, frozenset({1, 2})),
     **{name: _strings(types.VARCHAR) for name in ("trim", "ltrim", "rtrim", "replace")},
+    **{
+        name: _strings(types.VARCHAR, frozenset({1}))
+        for name in ("left", "right", "repeat", "lpad", "rpad")
+    },
+    **{name: _strings(types.VARCHAR) for name in ("reverse", "md5")},
+    "regexp_replace": _regexp_replace,
     "nullif": _same_type(nullable_result=True),
     "greatest": _same_type(nullable_result=False),
     "least": _same_type(nullable_result=False),

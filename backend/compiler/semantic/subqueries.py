@@ -1,4 +1,5 @@
-"""Subqueries as conditions of WHERE: `x [NOT] IN (SELECT y ...)`, `[NOT] EXISTS (...)`.
+"""Subqueries as conditions of WHERE: `x [NOT] IN (SELECT y ...)`, `[NOT] EXISTS (...)`,
+`x op ANY | ALL (SELECT y ...)`.
 
 Each such condition, as a top-level conjunct of WHERE (`a AND x IN (...)`),
 becomes a `SemiJoin` of the FROM's rows with the subquery: `semi` keeps the rows
@@ -8,7 +9,7 @@ equals no value of the subquery, and the subquery holds no NULL).
 
 An EXISTS subquery of the form SELECT ... FROM ... [WHERE ...] may refer to
 the outer query's columns (correlation): its WHERE becomes the join condition.
-IN subqueries are uncorrelated.
+IN, ANY and ALL subqueries are uncorrelated.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def conjuncts(condition: ast.Expr) -> list[ast.Expr]:
 def is_subquery_condition(expr: ast.Expr) -> bool:
     if isinstance(expr, ast.UnaryOp) and expr.op == "not":
         return isinstance(expr.operand, ast.Exists)
-    return isinstance(expr, ast.InSubquery | ast.Exists)
+    return isinstance(expr, ast.InSubquery | ast.Exists | ast.QuantifiedComparison)
 
 
 def bind_subquery_condition(
@@ -55,17 +56,30 @@ def bind_subquery_condition(
     bind_query: BindQuery,
     bind_from: BindFrom,
 ) -> plan.SemiJoin | None:
-    if isinstance(expr, ast.InSubquery):
-        return _in(expr, left, scope, env, bind_query)
+    if isinstance(expr, ast.InSubquery | ast.QuantifiedComparison):
+        return _compared(expr, left, scope, env, bind_query)
     negated = isinstance(expr, ast.UnaryOp)
     exists = expr.operand if isinstance(expr, ast.UnaryOp) else expr
     assert isinstance(exists, ast.Exists)
     return _exists(exists, negated, left, scope, env, bind_query, bind_from)
 
 
-def _in(
-    expr: ast.InSubquery, left: plan.Rel, scope: Scope, env: Environment, bind_query: BindQuery
+COMPARISONS = {"=": "eq", "<>": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+
+def _compared(
+    expr: ast.InSubquery | ast.QuantifiedComparison,
+    left: plan.Rel,
+    scope: Scope,
+    env: Environment,
+    bind_query: BindQuery,
 ) -> plan.SemiJoin | None:
+    """`x [NOT] IN (SELECT y ...)`, `x op ANY (...)` and `x op ALL (...)`.
+
+    IN and ANY keep the rows for which some y makes the comparison TRUE (a semi
+    join); ALL keeps those for which no y makes it FALSE or UNKNOWN (an anti join
+    on `(x op y) IS NOT TRUE`), so ALL over no rows is TRUE."""
+    shown = "IN" if isinstance(expr, ast.InSubquery) else f"{expr.op} {expr.quantifier.upper()}"
     ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE")
     operand = bind_expr(expr.operand, ctx)
     bound = bind_query(expr.query, env)
@@ -76,7 +90,7 @@ def _in(
         env.report(
             error(
                 Code.SET_OPERATION_SHAPE,
-                f"The subquery of IN must return one column, not {len(right.columns)}",
+                f"The subquery of {shown} must return one column, not {len(right.columns)}",
                 expr.query.span,
             )
         )
@@ -86,16 +100,24 @@ def _in(
         env.report(
             error(
                 Code.TYPE_MISMATCH,
-                f"IN compares {operand.type} with a subquery of {column.type}",
+                f"{shown} compares {operand.type} with a subquery of {column.type}",
                 expr.query.span,
             )
         )
         return None
     width = len(left.columns)
     value = plan.ColumnRef(width, column.name, column.type, column.nullable, expr.query.span)
-    condition = plan.Call("eq", (operand, value), types.BOOLEAN, True, expr.span)
-    kind = "not_in" if expr.negated else "semi"
-    return plan.SemiJoin(kind, left, right, condition, left.columns, expr.span)
+    if isinstance(expr, ast.InSubquery):
+        condition = plan.Call("eq", (operand, value), types.BOOLEAN, True, expr.span)
+        kind = "not_in" if expr.negated else "semi"
+        return plan.SemiJoin(kind, left, right, condition, left.columns, expr.span)
+    compared = plan.Call(COMPARISONS[expr.op], (operand, value), types.BOOLEAN, True, expr.span)
+    if expr.quantifier == "any":
+        return plan.SemiJoin("semi", left, right, compared, left.columns, expr.span)
+    false = plan.Literal(False, types.BOOLEAN, False, expr.span)
+    holds = plan.Call("coalesce", (compared, false), types.BOOLEAN, False, expr.span)
+    fails = plan.Call("not", (holds,), types.BOOLEAN, False, expr.span)
+    return plan.SemiJoin("anti", left, right, fails, left.columns, expr.span)
 
 
 def _exists(

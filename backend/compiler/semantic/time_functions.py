@@ -57,6 +57,26 @@ def floor_ceil(
     return plan.Call(function, (operand, literal), operand.type, operand.nullable, expr.span)
 
 
+# DATE_TRUNC('hour', ts) as PostgreSQL, DuckDB and Spark write it; DATE_TRUNC(d, MONTH)
+# and TIMESTAMP_TRUNC(ts, HOUR) as Feldera and BigQuery do. Each is FLOOR(ts TO HOUR).
+TRUNCATIONS = ("date_trunc", "timestamp_trunc")
+
+
+def truncation(call: ast.FunctionCall, diagnostics: list[Diagnostic]) -> ast.FloorCeil | None:
+    """DATE_TRUNC / TIMESTAMP_TRUNC as the FLOOR(x TO unit) it is, or None after an error."""
+    shown = call.name.value.upper()
+    args = call.args
+    if len(args) == 2 and isinstance(args[0], ast.StringLiteral):
+        unit, operand = args[0].value, args[1]
+    elif len(args) == 2 and isinstance(args[1], ast.ColumnRef) and len(args[1].parts) == 1:
+        unit, operand = args[1].parts[0].value, args[0]
+    else:
+        message = f"{shown} expects a unit and a value: {shown}('hour', ts) or {shown}(ts, HOUR)"
+        diagnostics.append(error(Code.UNKNOWN_FUNCTION, message, call.span))
+        return None
+    return ast.FloorCeil("floor", operand, unit, call.span)
+
+
 def extract(
     expr: ast.Extract, operand: plan.Expr, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:

@@ -161,6 +161,17 @@ class InSubquery:
 
 
 @dataclass(frozen=True, slots=True)
+class QuantifiedComparison:
+    """`x > ALL (SELECT ...)`, `x = ANY (SELECT ...)` (SOME is ANY)."""
+
+    operand: Expr
+    op: str  # =, <>, <, <=, >, >= (!= is <>)
+    quantifier: Literal["all", "any"]
+    query: Query
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Like:
     operand: Expr
     pattern: Expr
@@ -315,6 +326,7 @@ Expr = (
     | Between
     | InList
     | InSubquery
+    | QuantifiedComparison
     | Like
     | Cast
     | Case

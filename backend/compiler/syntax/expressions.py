@@ -124,8 +124,30 @@ def _infix(c: Cursor, left: ast.Expr, min_precedence: int) -> ast.Expr | None:
     if precedence == MEMBERSHIP:
         return _membership(c, left)
     c.advance()
+    if precedence == COMPARISON and _at_quantified_subquery(c):
+        return _quantified(c, left, token.value)
     right = parse_expr(c, precedence + 1)
     return ast.BinaryOp(token.value, left, right, token.span, left.span.to(right.span))
+
+
+def _at_quantified_subquery(c: Cursor) -> bool:
+    return (
+        c.at_word("all", "any", "some")
+        and c.peek().is_symbol("(")
+        and c.peek(2).kind is TokenKind.WORD
+        and c.peek(2).value in _QUERY_START
+    )
+
+
+def _quantified(c: Cursor, left: ast.Expr, op: str) -> ast.QuantifiedComparison:
+    """The rest of `x op ALL (SELECT ...)` / `x op ANY | SOME (SELECT ...)`."""
+    quantifier: Literal["all", "any"] = "all" if c.advance().value == "all" else "any"
+    c.expect_symbol("(")
+    query = query_parser.parse_query(c)
+    c.expect_symbol(")")
+    op = "<>" if op == "!=" else op
+    span = Span(left.span.start, c.previous_end)
+    return ast.QuantifiedComparison(left, op, quantifier, query, span)
 
 
 def _is(c: Cursor, left: ast.Expr) -> ast.Expr:
@@ -228,6 +250,8 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         c.advance()
         name = c.expect_identifier("a table name")
         return ast.TableArg(name, Span(token.start, c.previous_end))
+    if word in ("left", "right") and following.is_symbol("("):  # LEFT(s, n), not LEFT JOIN
+        return parse_function_call(c)
     if word == "map" and following.is_symbol("["):
         c.advance()
         c.advance()
@@ -314,7 +338,11 @@ def _interval_unit(c: Cursor) -> str:
 
 
 def parse_function_call(c: Cursor) -> ast.Expr:
-    name = c.expect_identifier("a function name")
+    if c.at_word("left", "right"):  # reserved words (LEFT JOIN), and functions
+        token = c.advance()
+        name = ast.Identifier(token.value, False, token.span)
+    else:
+        name = c.expect_identifier("a function name")
     c.expect_symbol("(")
     lowered = name.value.lower()
     if lowered == "extract" and not name.quoted:

@@ -70,3 +70,26 @@ def test_timestampadd_and_timestampdiff(spark: SparkSession) -> None:
         "hours_back": -(366 * 24 + 22),
         "months": 12,
     }
+
+
+TRUNCATED = """
+CREATE TABLE t (ts TIMESTAMP, d DATE);
+CREATE VIEW truncated AS SELECT
+    DATE_TRUNC('hour', ts) AS h, date_trunc('WEEK', ts) AS w, DATE_TRUNC(d, MONTH) AS m,
+    TIMESTAMP_TRUNC(ts, QUARTER) AS q, DATE_TRUNC('year', d) AS y
+FROM t;
+"""
+
+
+def test_date_trunc_in_either_order_is_floor(spark: SparkSession) -> None:
+    plan = compile_program(TRUNCATED).to_json()["plan"]
+    row = {"ts": "2024-12-31 10:20:30", "d": "2023-02-17"}  # a Tuesday; weeks start Monday
+    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    [change] = deltas["truncated"]
+    assert change["insert"] == {
+        "h": "2024-12-31 10:00:00",
+        "w": "2024-12-30 00:00:00",
+        "m": "2023-02-01",
+        "q": "2024-10-01 00:00:00",
+        "y": "2023-01-01",
+    }

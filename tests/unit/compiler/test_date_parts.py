@@ -81,3 +81,39 @@ def test_timestampadd_keeps_a_date_for_whole_days_and_timestampdiff_is_an_intege
 def test_wrong_timestamp_arithmetic_is_an_error(sql: str, message: str) -> None:
     errors = _errors(f"CREATE VIEW v AS {sql};")
     assert len(errors) == 1 and message in errors[0][1], errors
+
+
+def test_date_trunc_is_floor_whichever_order_the_unit_comes_in() -> None:
+    floor = compile_program(DDL + "CREATE VIEW v AS SELECT FLOOR(ts TO HOUR) AS h FROM t;")
+    spellings = ("DATE_TRUNC('hour', ts)", "TIMESTAMP_TRUNC(ts, HOUR)", "date_trunc(ts, hours)")
+    for spelling in spellings:
+        result = compile_program(DDL + f"CREATE VIEW v AS SELECT {spelling} AS h FROM t;")
+        assert not result.has_errors, result.diagnostics_json()
+        [view] = result.to_json()["plan"]["views"]
+        [floored] = floor.to_json()["plan"]["views"]
+        assert _without_spans(view["query"]) == _without_spans(floored["query"])
+    assert _columns("CREATE VIEW v AS SELECT DATE_TRUNC(d, MONTH) AS m FROM t;") == [
+        ("m", "DATE", False)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("SELECT DATE_TRUNC('fortnight', ts) FROM t", "Unknown time unit FORTNIGHT"),
+        ("SELECT DATE_TRUNC(ts) FROM t", "DATE_TRUNC expects a unit and a value"),
+        ("SELECT TIMESTAMP_TRUNC(ts, 'x' || 'y') FROM t", "TIMESTAMP_TRUNC expects a unit"),
+        ("SELECT DATE_TRUNC('hour', s) FROM t", "expects a TIMESTAMP or DATE, found VARCHAR"),
+    ],
+)
+def test_a_truncation_without_a_unit_or_a_time_is_an_error(sql: str, message: str) -> None:
+    errors = _errors(f"CREATE VIEW v AS {sql};")
+    assert len(errors) == 1 and message in errors[0][1], errors
+
+
+def _without_spans(node: object) -> object:
+    if isinstance(node, dict):
+        return {k: _without_spans(v) for k, v in node.items() if k != "span"}
+    if isinstance(node, list):
+        return [_without_spans(v) for v in node]
+    return node

@@ -1,0 +1,78 @@
+"""`x op ALL (SELECT ...)` and `x op ANY | SOME (SELECT ...)` as conditions of WHERE."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of, plan_nodes
+
+DDL = "CREATE TABLE t (id INT, x INT);\nCREATE TABLE u (y INT, s VARCHAR);\n"
+
+
+def _semi_joins(sql: str) -> list[dict[str, Any]]:
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = result.to_json()["plan"]["views"]
+    return plan_nodes(view["query"], "semi")
+
+
+def _condition(join: dict[str, Any]) -> str:
+    """The join's condition as a call tree: `not(coalesce(gt(#1, #2), false))`."""
+
+    def shown(expr: dict[str, Any]) -> str:
+        if expr["kind"] == "column":
+            return f"#{expr['index']}"
+        if expr["kind"] == "literal":
+            return str(expr["value"]).lower()
+        return f"{expr['function']}({', '.join(shown(a) for a in expr['args'])})"
+
+    return shown(join["condition"])
+
+
+def test_any_is_a_semi_join_on_the_comparison_and_some_is_any() -> None:
+    for word in ("ANY", "SOME"):
+        [join] = _semi_joins(f"SELECT id FROM t WHERE x <= {word} (SELECT y FROM u) AND id > 1")
+        assert join["kind"] == "semi"
+        assert _condition(join) == "le(#1, #2)"
+
+
+def test_all_is_an_anti_join_on_the_comparison_not_being_true() -> None:
+    [join] = _semi_joins("SELECT id FROM t WHERE x > ALL (SELECT y FROM u)")
+    assert join["kind"] == "anti"
+    assert _condition(join) == "not(coalesce(gt(#1, #2), false))"
+    [join] = _semi_joins("SELECT id FROM t WHERE x != ALL (SELECT y FROM u)")
+    assert _condition(join) == "not(coalesce(ne(#1, #2), false))"
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        (
+            "SELECT id FROM t WHERE x > ALL (SELECT y, s FROM u)",
+            "The subquery of > ALL must return one column, not 2",
+        ),
+        (
+            "SELECT id FROM t WHERE x = ANY (SELECT s FROM u)",
+            "= ANY compares INTEGER with a subquery of VARCHAR",
+        ),
+        (
+            "SELECT id FROM t WHERE NOT x > ALL (SELECT y FROM u)",
+            "Not supported yet: ALL (subquery)",
+        ),
+        ("SELECT x < ANY (SELECT y FROM u) FROM t", "Not supported yet: ANY (subquery)"),
+    ],
+)
+def test_quantified_comparisons_report_their_errors(sql: str, message: str) -> None:
+    errors = errors_of(DDL + f"CREATE VIEW v AS {sql};")
+    assert [m for _, m in errors] == [message]
+
+
+def test_all_and_any_stay_ordinary_words_elsewhere() -> None:
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT x AS any, y AS some FROM t JOIN u ON x = y "
+        "UNION ALL SELECT 1, 2;"
+    )
+    assert not result.has_errors, result.diagnostics_json()

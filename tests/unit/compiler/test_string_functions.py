@@ -1,0 +1,82 @@
+"""String functions beyond the SQL standard's (LEFT, RIGHT, REPEAT, LPAD, RPAD, REVERSE,
+CONCAT_WS, MD5, REGEXP_REPLACE) and IF."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of
+
+DDL = "CREATE TABLE t (s VARCHAR, n INTEGER NOT NULL, m INTEGER, ok BOOLEAN);\n"
+
+
+def _columns(sql: str) -> dict[str, Any]:
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
+    return {c["name"]: (c["type"], c["nullable"]) for c in view["columns"]}
+
+
+def _errors(sql: str) -> list[tuple[str, str]]:
+    return errors_of(DDL + f"CREATE VIEW v AS {sql};")
+
+
+def test_string_functions_are_varchar_and_null_when_an_argument_is() -> None:
+    assert _columns(
+        "SELECT LEFT(s, 2) AS a, RIGHT('abc', n) AS b, REPEAT('x', n) AS c, LPAD(s, 4) AS d, "
+        "RPAD('ab', n, '*') AS e, REVERSE('ab') AS f, MD5(s) AS g, "
+        "REGEXP_REPLACE('abc', 'b+') AS h FROM t"
+    ) == {
+        "a": ("VARCHAR", True),
+        "b": ("VARCHAR", False),
+        "c": ("VARCHAR", False),
+        "d": ("VARCHAR", True),
+        "e": ("VARCHAR", False),
+        "f": ("VARCHAR", False),
+        "g": ("VARCHAR", True),
+        "h": ("VARCHAR", False),
+    }
+
+
+def test_left_and_right_are_functions_before_a_parenthesis_and_joins_otherwise() -> None:
+    assert _columns("SELECT LEFT(a.s, 1) AS l FROM t AS a LEFT JOIN t AS b ON a.n = b.n") == {
+        "l": ("VARCHAR", True)
+    }
+
+
+def test_concat_ws_skips_nulls_so_only_its_separator_makes_it_null() -> None:
+    assert _columns("SELECT CONCAT_WS('-', s, n, m) AS a, CONCAT_WS(s, 'x') AS b FROM t") == {
+        "a": ("VARCHAR", False),
+        "b": ("VARCHAR", True),
+    }
+    assert _errors("SELECT CONCAT_WS(n, s) FROM t") == [
+        ("SQL206", "CONCAT_WS expects a VARCHAR separator, found INTEGER")
+    ]
+
+
+def test_regexp_replace_takes_a_literal_pattern_that_compiles() -> None:
+    [(code, message)] = _errors("SELECT REGEXP_REPLACE(s, 'a(b', 'x') FROM t")
+    assert code == "SQL209" and message.startswith("REGEXP_REPLACE pattern 'a(b'")
+    assert _errors("SELECT REGEXP_REPLACE(s, s, 'x') FROM t") == [
+        ("SQL206", "REGEXP_REPLACE's pattern must be a string literal, found VARCHAR")
+    ]
+
+
+def test_if_is_a_case_of_one_when() -> None:
+    assert _columns("SELECT IF(ok, n, 0) AS a, IF(n > 1, s, 'small') AS b FROM t") == {
+        "a": ("INTEGER", False),
+        "b": ("VARCHAR", True),
+    }
+    assert [code for code, _ in _errors("SELECT IF(ok, n, 'x') FROM t")] == ["SQL206"]
+    assert [code for code, _ in _errors("SELECT IF(n, 1, 2) FROM t")] == ["SQL206"]
+    assert _errors("SELECT IF(ok, 1) FROM t") == [("SQL207", "IF expects 3 arguments, got 2")]
+
+
+def test_wrong_argument_types_are_reported() -> None:
+    assert _errors("SELECT LEFT(s, 'x') FROM t") == [
+        ("SQL206", "LEFT expects an integer as argument 2, found VARCHAR")
+    ]
+    assert _errors("SELECT LPAD(s, 3, 4) FROM t") == [
+        ("SQL206", "LPAD expects a VARCHAR as argument 3, found INTEGER")
+    ]
