@@ -86,7 +86,7 @@ NOT_YET_FUNCTIONS = frozenset((
     "current_time", "localtimestamp", "localtime", "hop", "session", "hop_start", "hop_end",
     "session_start", "session_end", "snapshot",
     "search_key", "to_changelog", "from_changelog", "descriptor",
-    "regexp_extract", "split", "sha1", "sha256",
+    "regexp_extract", "split", "sha1", "sha256", "grouping", "grouping_id",
 ))
 # fmt: on
 

@@ -8,12 +8,58 @@ an aggregate a reference to its column, and any other column is an error.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic.aggregates import shape
 from backend.compiler.source import Span
+from backend.compiler.syntax import ast
+
+
+def written_keys(items: tuple[ast.Expr, ...]) -> tuple[list[ast.Expr], list[list[int]] | None]:
+    """GROUP BY's key expressions, and when it has GROUPING SETS, ROLLUP or CUBE, the
+    sets it groups by (positions in those keys): the sets of each item, crossed.
+
+    >>> a, b, c = (ast.NumberLiteral(n, "integer", Span(0, 1)) for n in "123")
+    >>> keys, sets = written_keys((a, ast.GroupingSets(((b, c), (b,), ()), Span(0, 1))))
+    >>> len(keys), sets
+    (4, [[0, 1, 2], [0, 3], [0]])
+    """
+    keys: list[ast.Expr] = []
+    sets: list[list[int]] = [[]]
+    several = False
+    for item in items:
+        if isinstance(item, ast.GroupingSets):
+            several = True
+            options = []
+            for written in item.sets:
+                options.append(list(range(len(keys), len(keys) + len(written))))
+                keys.extend(written)
+        else:
+            options = [[len(keys)]]
+            keys.append(item)
+        sets = [chosen + option for chosen in sets for option in options]
+    return keys, sets if several else None
+
+
+def distinct_keys(
+    keys: list[plan.Expr], sets: list[list[int]] | None
+) -> tuple[tuple[plan.Expr, ...], tuple[tuple[int, ...], ...] | None]:
+    """The keys without repeats (`GROUP BY a, ROLLUP(a, b)` groups by `a` once), and
+    each set as positions in them."""
+    unique: list[plan.Expr] = []
+    at: dict[object, int] = {}
+    moved = []
+    for key in keys:
+        position = at.setdefault(shape(key), len(unique))
+        if position == len(unique):
+            unique.append(key)
+        moved.append(position)
+    if sets is None:
+        return tuple(unique), None
+    return tuple(unique), tuple(tuple(dict.fromkeys(moved[i] for i in s)) for s in sets)
 
 
 @dataclass
@@ -21,6 +67,8 @@ class Grouping:
     keys: tuple[plan.Expr, ...]
     aggregates: list[plan.AggCall]
     diagnostics: list[Diagnostic]
+    # GROUPING SETS: the keys (positions) of each way of grouping; None: all keys, once.
+    sets: tuple[tuple[int, ...], ...] | None = None
     _positions: dict[object, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -31,7 +79,9 @@ class Grouping:
     def fields(self) -> tuple[plan.Field, ...]:
         keys = tuple(
             plan.Field(
-                key.name if isinstance(key, plan.ColumnRef) else f"key{i}", key.type, key.nullable
+                key.name if isinstance(key, plan.ColumnRef) else f"key{i}",
+                key.type,
+                key.nullable or any(i not in chosen for chosen in self.sets or ()),
             )
             for i, key in enumerate(self.keys)
         )
@@ -40,8 +90,30 @@ class Grouping:
         )
         return keys + aggregates
 
-    def node(self, source: plan.Rel, span: Span) -> plan.Aggregate:
-        return plan.Aggregate(source, self.keys, tuple(self.aggregates), self.fields, span)
+    def node(self, source: plan.Rel, span: Span) -> plan.Rel:
+        if self.sets is None:
+            return plan.Aggregate(source, self.keys, tuple(self.aggregates), self.fields, span)
+        return plan.Union(
+            tuple(self._grouped(source, s, span) for s in self.sets), self.fields, span
+        )
+
+    def _grouped(self, source: plan.Rel, chosen: tuple[int, ...], span: Span) -> plan.Rel:
+        """The rows grouped by the keys `chosen`, with NULL for the other keys."""
+        keys = tuple(self.keys[i] for i in chosen)
+        fields = self.fields
+        grouped = Grouping(keys, self.aggregates, self.diagnostics)
+        aggregate = plan.Aggregate(source, keys, tuple(self.aggregates), grouped.fields, span)
+        exprs: list[plan.Expr] = []
+        for i, column in enumerate(fields[: len(self.keys)]):
+            if i in chosen:
+                at = chosen.index(i)
+                exprs.append(plan.ColumnRef(at, column.name, column.type, column.nullable, span))
+            else:
+                exprs.append(plan.Literal(None, column.type, True, span))
+        for i, column in enumerate(fields[len(self.keys) :]):
+            at = len(keys) + i
+            exprs.append(plan.ColumnRef(at, column.name, column.type, column.nullable, span))
+        return plan.Project(aggregate, tuple(exprs), fields, span)
 
     def lift(self, expr: plan.Expr) -> plan.Expr | None:
         """`expr` over the aggregate's output, or None (an ungrouped column, reported)."""
@@ -73,7 +145,11 @@ class Grouping:
                 return self._lift_call(expr)
             case plan.Cast():
                 operand = self.lift(expr.operand)
-                return None if operand is None else replace(expr, operand=operand)
+                return (
+                    None
+                    if operand is None
+                    else _nullable_if(replace(expr, operand=operand), [expr.operand], [operand])
+                )
             case plan.Case():
                 whens = [(self.lift(c), self.lift(r)) for c, r in expr.whens]
                 else_ = None if expr.else_ is None else self.lift(expr.else_)
@@ -82,7 +158,9 @@ class Grouping:
                 ):
                     return None
                 lifted = tuple((c, r) for c, r in whens if c is not None and r is not None)
-                return replace(expr, whens=lifted, else_=else_)
+                before = [r for _, r in expr.whens] + ([expr.else_] if expr.else_ else [])
+                after = [r for _, r in lifted] + ([else_] if else_ is not None else [])
+                return _nullable_if(replace(expr, whens=lifted, else_=else_), before, after)
 
     def _lift_call(self, call: plan.Call) -> plan.Expr | None:
         if call.function == "tumble_end":
@@ -96,4 +174,17 @@ class Grouping:
         present = tuple(arg for arg in args if arg is not None)
         if len(present) < len(args):
             return None
-        return replace(call, args=present)
+        return _nullable_if(replace(call, args=present), call.args, present)
+
+
+def _nullable_if(
+    expr: plan.Call | plan.Cast | plan.Case,
+    before: Sequence[plan.Expr],
+    after: Sequence[plan.Expr],
+) -> plan.Expr:
+    """`expr` lifted over the aggregate (its parts `before` are now `after`): NULL where
+    a part now can be and could not before (a key that a grouping set leaves out is
+    NULL in that set's rows)."""
+    if expr.nullable or all(a.nullable <= b.nullable for a, b in zip(after, before, strict=True)):
+        return expr
+    return replace(expr, nullable=True)

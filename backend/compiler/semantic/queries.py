@@ -16,7 +16,7 @@ from backend.compiler.semantic import types
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.from_clause import bind_from
-from backend.compiler.semantic.grouping import Grouping
+from backend.compiler.semantic.grouping import Grouping, distinct_keys, written_keys
 from backend.compiler.semantic.rows import row_fields
 from backend.compiler.semantic.scalar_subqueries import Scalars, join_scalars, scalar_subqueries
 from backend.compiler.semantic.scope import (
@@ -232,11 +232,13 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
                     )
                 )
     keys: list[plan.Expr | None] = []
+    sets: list[list[int]] | None = None
     if select.group_by is not None:
         ctx = ExprContext(
             scope, env.diagnostics, env.suggestions, aggregate_clause="GROUP BY", group_by=True
         )
-        keys = [bind_expr(expr, ctx) for expr in select.group_by.exprs]
+        grouped_by, sets = written_keys(select.group_by.exprs)
+        keys = [bind_expr(expr, ctx) for expr in grouped_by]
     collected: list[plan.AggCall] = []
     width = len(from_.source.columns) if from_.source is not None else 0
     windows = WindowCalls(width, named)
@@ -282,8 +284,12 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             return None
         # A scalar subquery's value is the same in every row: grouping by it changes
         # no group, and lets the select list and HAVING use it.
-        keys += [scalars[subquery.span] for subquery in in_output]
-        grouping = Grouping(tuple(k for k in keys if k is not None), collected, env.diagnostics)
+        for subquery in in_output:
+            if sets is not None:  # in every set
+                sets = [[*chosen, len(keys)] for chosen in sets]
+            keys.append(scalars[subquery.span])
+        unique, unique_sets = distinct_keys([k for k in keys if k is not None], sets)
+        grouping = Grouping(unique, collected, env.diagnostics, unique_sets)
         lifted = [grouping.lift(expr) for expr in exprs]
         lifted_having = None if having is None else grouping.lift(having)
         if env.has_errors_since(mark):

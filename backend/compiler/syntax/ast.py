@@ -172,6 +172,15 @@ class QuantifiedComparison:
 
 
 @dataclass(frozen=True, slots=True)
+class GroupingSets:
+    """An item of GROUP BY that groups the rows several ways: `GROUPING SETS ((a, b),
+    (a), ())`, and ROLLUP(a, b) and CUBE(a, b) as the sets they stand for."""
+
+    sets: tuple[tuple[Expr, ...], ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Like:
     operand: Expr
     pattern: Expr
@@ -327,6 +336,7 @@ Expr = (
     | InList
     | InSubquery
     | QuantifiedComparison
+    | GroupingSets
     | Like
     | Cast
     | Case

@@ -170,7 +170,7 @@ def _select(c: Cursor) -> ast.Select:
         while c.accept_symbol(","):
             from_.append(_from_item(c))
     where = expr_parser.parse_expr(c) if c.accept_word("where") else None
-    group_by = _clause(c, ("group", "by"), expr_parser.parse_expr_list)
+    group_by = _clause(c, ("group", "by"), _group_by_items)
     having = _clause(c, ("having",), lambda c: (expr_parser.parse_expr(c),))
     windows: list[ast.NamedWindow] = []
     windows_span = None
@@ -209,6 +209,52 @@ def _check_glued_from(c: Cursor, last: ast.SelectItem) -> None:
     if written.startswith("FROM") and written[4:5].isalpha():
         c.report(f"Expected FROM, found '{written}'", alias.span, f"FROM {written[4:]}?")
         raise ParseAbort
+
+
+def _group_by_items(c: Cursor) -> tuple[ast.Expr, ...]:
+    items = [_group_by_item(c)]
+    while c.accept_symbol(","):
+        items.append(_group_by_item(c))
+    return tuple(items)
+
+
+def _group_by_item(c: Cursor) -> ast.Expr:
+    """An expression, or GROUPING SETS (...), ROLLUP (...) or CUBE (...) as its sets."""
+    start = c.current.start
+    if c.at_word("grouping") and c.peek().is_word("sets"):
+        c.advance()
+        c.advance()
+        c.expect_symbol("(")
+        sets = [_grouping_set(c)]
+        while c.accept_symbol(","):
+            sets.append(_grouping_set(c))
+        c.expect_symbol(")")
+        return ast.GroupingSets(tuple(sets), Span(start, c.previous_end))
+    if c.at_word("rollup", "cube") and c.peek().is_symbol("("):
+        kind = c.advance().value
+        c.expect_symbol("(")
+        columns = expr_parser.parse_expr_list(c)
+        c.expect_symbol(")")
+        if kind == "rollup":  # (a, b, c), (a, b), (a), ()
+            sets = [columns[:n] for n in range(len(columns), -1, -1)]
+        else:  # every subset, the larger ones first
+            chosen = [
+                [columns[i] for i in range(len(columns)) if mask >> (len(columns) - 1 - i) & 1]
+                for mask in range(2 ** len(columns) - 1, -1, -1)
+            ]
+            sets = [tuple(s) for s in sorted(chosen, key=len, reverse=True)]
+        return ast.GroupingSets(tuple(sets), Span(start, c.previous_end))
+    return expr_parser.parse_expr(c)
+
+
+def _grouping_set(c: Cursor) -> tuple[ast.Expr, ...]:
+    """`(a, b)`, `()` or `a`: one set of GROUPING SETS."""
+    if c.at_symbol("(") and c.peek().is_symbol(")"):
+        c.advance()
+        c.advance()
+        return ()
+    item = expr_parser.parse_expr(c)
+    return item.items if isinstance(item, ast.RowConstructor) else (item,)
 
 
 def _clause(

@@ -296,6 +296,13 @@ COMPILED_ONLY = [
         "RPAD(name, 3, '.'), REVERSE(name), CONCAT_WS('-', g, name, 'x'), MD5(name), "
         "REGEXP_REPLACE(name, '^a', 'A'), IF(g = 'a', name, g) FROM u",
     ),
+    ("rollup", "SELECT g, x, COUNT(*), SUM(id) FROM t GROUP BY ROLLUP(g, x)"),
+    (
+        "grouping_sets",
+        "SELECT g, x % 2, MAX(id), COUNT(x) FROM t GROUP BY GROUPING SETS ((g, x % 2), (g), ()) "
+        "HAVING COUNT(*) > 1",
+    ),
+    ("cube", "SELECT g, x, MIN(id) FROM t WHERE id > 1 GROUP BY CUBE(g, x)"),
     (
         "filtered",
         "SELECT g, COUNT(*) FILTER (WHERE x > 3), SUM(x) FILTER (WHERE id % 2 = 0), "

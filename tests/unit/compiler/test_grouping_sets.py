@@ -1,0 +1,78 @@
+"""GROUP BY GROUPING SETS, ROLLUP and CUBE: a union of one aggregate per set, with
+NULL for the keys a set leaves out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of, plan_nodes
+
+DDL = "CREATE TABLE t (a VARCHAR NOT NULL, b INTEGER NOT NULL, x INTEGER);\n"
+
+
+def _view(sql: str) -> tuple[dict[str, Any], dict[str, bool]]:
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = result.to_json()["plan"]["views"]
+    [relation] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
+    return view["query"], {c["name"]: c["nullable"] for c in relation["columns"]}
+
+
+def _sets(query: dict[str, Any]) -> list[int]:
+    """How many keys each set's aggregate groups by, in the union's order."""
+    return [len(node["keys"]) for node in plan_nodes(query, "aggregate")]
+
+
+@pytest.mark.parametrize(
+    ("group_by", "sets"),
+    [
+        ("ROLLUP(a, b)", [2, 1, 0]),
+        ("CUBE(a, b)", [2, 1, 1, 0]),
+        ("GROUPING SETS ((a, b), (b), ())", [2, 1, 0]),
+        ("GROUPING SETS (a, (b))", [1, 1]),
+        ("a, ROLLUP(b)", [2, 1]),
+        ("ROLLUP(a), CUBE(b)", [2, 1, 1, 0]),
+        ("a, ROLLUP(a, b)", [2, 1, 1]),  # `a` is one key, in every set
+    ],
+)
+def test_each_set_is_an_aggregate_of_a_union(group_by: str, sets: list[int]) -> None:
+    query, _ = _view(f"SELECT a, b, COUNT(*) AS n FROM t GROUP BY {group_by}")
+    assert _sets(query) == sets
+    assert len(plan_nodes(query, "union")) == 1
+
+
+def test_a_key_some_set_leaves_out_is_nullable() -> None:
+    _, nullable = _view("SELECT a, b, SUM(b) AS s FROM t GROUP BY a, ROLLUP(b)")
+    assert nullable == {"a": False, "b": True, "s": True}
+    _, nullable = _view("SELECT a, COUNT(*) AS n FROM t GROUP BY a")
+    assert nullable == {"a": False, "n": False}
+
+
+def test_having_and_expressions_of_keys_apply_to_every_set() -> None:
+    query, nullable = _view(
+        "SELECT UPPER(a) AS u, b % 2 AS odd, MAX(x) AS m FROM t "
+        "GROUP BY GROUPING SETS ((a, b % 2), ()) HAVING COUNT(*) > 1"
+    )
+    assert _sets(query) == [2, 0]
+    assert [n["op"] for n in [query, query["input"]]] == ["project", "filter"]
+    assert nullable == {"u": True, "odd": True, "m": True}
+
+
+def test_grouping_sets_stay_column_names_elsewhere() -> None:
+    result = compile_program(
+        "CREATE TABLE g (grouping INT, rollup INT, cube INT);\n"
+        "CREATE VIEW v AS SELECT grouping, rollup, cube FROM g GROUP BY grouping, rollup, cube;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+
+
+def test_a_column_outside_every_set_is_not_grouped() -> None:
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT x FROM t GROUP BY ROLLUP(a, b);") == [
+        ("SQL214", "Column 'x' must appear in GROUP BY or be used in an aggregate function")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT GROUPING(a) FROM t GROUP BY ROLLUP(a);") == [
+        ("SQL401", "Not supported yet: function GROUPING")
+    ]
