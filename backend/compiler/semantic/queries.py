@@ -17,6 +17,7 @@ from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.from_clause import bind_from
 from backend.compiler.semantic.grouping import Grouping, distinct_keys, written_keys
+from backend.compiler.semantic.pushdown import pushed_into_joins
 from backend.compiler.semantic.rows import row_fields
 from backend.compiler.semantic.scalar_subqueries import Scalars, join_scalars, scalar_subqueries
 from backend.compiler.semantic.scope import (
@@ -193,7 +194,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         select_keyword = Span(select.span.start, select.span.start + len("select"))
         from_.source = plan.Values(((),), (), select_keyword)
     scope = from_.scope
-    condition = None
+    condition: list[plan.Expr] | None = None  # WHERE's parts, bound
     where_parts = conjuncts(select.where) if select.where is not None else []
     plain = [part for part in where_parts if not is_subquery_condition(part)]
     having_exprs = list(select.having.exprs) if select.having is not None else []
@@ -201,6 +202,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     in_output = scalar_subqueries([*selected, *having_exprs])
     in_where = scalar_subqueries(list(plain))
     scalars: Scalars = {}
+    from_width = len(from_.source.columns) if from_.source is not None else 0
     if from_.source is not None and (in_where or in_output):
         joined = join_scalars(
             [*in_where, *in_output],
@@ -222,7 +224,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             present = [p for p in bound_parts if p is not None]
             for part in present:
                 _check_condition(part, "WHERE", env)
-            condition = _all_of(present)
+            condition = present
     if from_.source is not None:
         for written in where_parts:
             if is_subquery_condition(written):
@@ -263,12 +265,14 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         return None
     if (select.having is None) != (having is None):
         return None
-    rel: plan.Rel = from_.source
+    # WHERE's conditions that join two inputs of the FROM become those joins' conditions.
+    rel, kept = pushed_into_joins(from_.source, condition or [], from_width)
     for semi_join in semi_joins:
         assert semi_join is not None
         rel = replace(semi_join, left=rel)
-    if condition is not None:
-        rel = plan.Filter(rel, condition, rel.columns, condition.span)
+    if kept:
+        where = _all_of(kept)
+        rel = plan.Filter(rel, where, rel.columns, where.span)
     exprs, names, spans = items
     if windows.calls:
         if select.group_by is not None or collected or having is not None:
