@@ -7,6 +7,7 @@ of the operator's input, so the plan never needs names to be resolved again.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from backend.compiler.semantic.catalog import Relation
@@ -446,3 +447,21 @@ def children(rel: Rel) -> tuple[Rel, ...]:
             return rel.inputs
         case _:
             return (rel.input,)
+
+
+def columns_read(expr: Expr) -> Iterator[int]:
+    """The positions of the input columns `expr` reads."""
+    match expr:
+        case ColumnRef():
+            yield expr.index
+        case Call():
+            for arg in expr.args:
+                yield from columns_read(arg)
+        case Cast():
+            yield from columns_read(expr.operand)
+        case Case():
+            for condition, result in expr.whens:
+                yield from columns_read(condition)
+                yield from columns_read(result)
+            if expr.else_ is not None:
+                yield from columns_read(expr.else_)

@@ -12,7 +12,6 @@ node that is not a plain join.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 
 from backend.compiler.plan import nodes as plan
@@ -27,7 +26,7 @@ def pushed_into_joins(
     FROM's; scalar subqueries' values come after them) move."""
     left_over = []
     for conjunct in conjuncts:
-        used = set(_columns(conjunct))
+        used = set(plan.columns_read(conjunct))
         movable = used and max(used) < width
         pushed = _pushed(rel, conjunct, used) if movable else None
         if pushed is None:
@@ -62,23 +61,6 @@ def _pushed(rel: plan.Rel, condition: plan.Expr, used: set[int]) -> plan.Rel | N
         span = rel.condition.span.to(condition.span)
         condition = plan.Call("and", (rel.condition, condition), types.BOOLEAN, nullable, span)
     return replace(rel, condition=condition)
-
-
-def _columns(expr: plan.Expr) -> Iterator[int]:
-    match expr:
-        case plan.ColumnRef():
-            yield expr.index
-        case plan.Call():
-            for arg in expr.args:
-                yield from _columns(arg)
-        case plan.Cast():
-            yield from _columns(expr.operand)
-        case plan.Case():
-            for condition, result in expr.whens:
-                yield from _columns(condition)
-                yield from _columns(result)
-            if expr.else_ is not None:
-                yield from _columns(expr.else_)
 
 
 def _shifted(expr: plan.Expr, by: int) -> plan.Expr:

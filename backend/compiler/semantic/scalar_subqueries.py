@@ -207,21 +207,7 @@ def _correlation(
 
 def _sides(expr: plan.Expr, width: int) -> set[str]:
     """Which rows `expr` reads: the outer row's columns come first, then the subquery's."""
-    match expr:
-        case plan.ColumnRef():
-            return {"outer" if expr.index < width else "inner"}
-        case plan.Call():
-            return set().union(*(_sides(arg, width) for arg in expr.args))
-        case plan.Cast():
-            return _sides(expr.operand, width)
-        case plan.Case():
-            parts = [part for pair in expr.whens for part in pair]
-            return set().union(*(_sides(p, width) for p in [*parts, *_present(expr.else_)]))
-    return set()
-
-
-def _present(expr: plan.Expr | None) -> list[plan.Expr]:
-    return [] if expr is None else [expr]
+    return {"outer" if index < width else "inner" for index in plan.columns_read(expr)}
 
 
 def _decorrelated(

@@ -21,7 +21,7 @@ from backend.compiler.diagnostics import Code, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 from backend.compiler.semantic.environment import Environment
-from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.expressions import COMPARISONS, ExprContext, bind_expr
 from backend.compiler.semantic.scope import Scope
 from backend.compiler.syntax import ast
 
@@ -62,9 +62,6 @@ def bind_subquery_condition(
     exists = expr.operand if isinstance(expr, ast.UnaryOp) else expr
     assert isinstance(exists, ast.Exists)
     return _exists(exists, negated, left, scope, env, bind_query, bind_from)
-
-
-COMPARISONS = {"=": "eq", "<>": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
 
 def _compared(
