@@ -31,12 +31,13 @@ from pyspark.sql import functions as F
 
 import worker.runner.window_join  # noqa: F401  (registers the window_join rule)
 from worker.runner.blocks import released_blocks
-from worker.runner.clocks import waterlines
+from worker.runner.clocks import max_key, time_columns, waterlines
 from worker.runner.incremental import (
     Lowering,
     consolidate,
     literal_rows,
     names,
+    one_row,
     row_json,
     types_of,
     unioned,
@@ -75,7 +76,7 @@ class Backfill:
 
     def with_history(self, name: str, changes: DataFrame) -> DataFrame:
         history = self.contents.get(name)
-        return changes if history is None else history.unionByName(changes)
+        return changes if history is None else unioned([history, changes])
 
 
 @dataclass
@@ -181,12 +182,11 @@ class StepEngine:
         for kind, name in self.order:
             if kind == "input":
                 relation = self.relations[name]
-                new = changes.where(F.col("relation") == name)
-                for more in pumped_rows[name]:
-                    new = new.unionByName(more)
-                inputs = self._input(ctx, relation, new, held, maxima)
-                if name in touched:  # an untouched input drops, holds and moves nothing
-                    records += inputs
+                if name not in touched:  # no rows, bounds or held rows: nothing to read
+                    _unchanged(ctx, relation, maxima)
+                    continue
+                new = unioned([changes.where(F.col("relation") == name), *pumped_rows[name]])
+                records += self._input(ctx, relation, new, held, maxima)
                 if fill is not None and backfill is not None:
                     fill.changes[name] = backfill.with_history(name, ctx.changes[name])
             elif kind == "pump":
@@ -211,6 +211,9 @@ class StepEngine:
                     fill.changes[name] = backfill.with_history(name, delta)
                 else:
                     delta = ctx.rel(view["query"], name)
+                if ctx.is_empty(delta):  # nothing to publish, drop or move
+                    ctx.changes[name] = delta
+                    continue
                 if has_lateness(view):
                     late = view_lateness(view, delta, maxima)
                     delta = late.changes
@@ -402,6 +405,19 @@ class StepEngine:
                     )
                 )
         return {r["view"]: r["value"] for r in unioned(rows).collect() if r["value"] is not None}
+
+
+def _unchanged(ctx: Lowering, relation: Mapping[str, Any], maxima: Mapping[str, str]) -> None:
+    """An input without changes this step (not touched): no changes for the views that
+    read it beside a touched input, and its time maxima as the last step left them."""
+    name = relation["name"]
+    none = ctx.empty(types_of(relation["columns"]))
+    ctx.changes[name] = none
+    ctx.history[name] = History(relation, none.withColumn("seq", F.lit(0).cast("long")), maxima)
+    for index in time_columns(relation):
+        key = max_key(relation, index)
+        value = F.lit(maxima.get(key)).cast("string").alias("value")
+        ctx.clocks[key] = one_row(ctx.spark).select(value)
 
 
 def touched_by(plan: Mapping[str, Any], changed: Collection[str]) -> set[str]:

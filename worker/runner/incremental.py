@@ -155,15 +155,24 @@ def semi(df: DataFrame, keys: DataFrame, columns: Sequence[str]) -> DataFrame:
 
 
 def unioned(frames: Sequence[DataFrame]) -> DataFrame:
-    """The rows of every frame (by column name), unioned as a balanced tree.
+    """The rows of every frame (by column name), in one partition.
+
+    Every source of a step is one partition (engine.py), and so is what a join or an
+    aggregate makes of them; a union's partitions are its inputs' together, which
+    would make each join or aggregate above it shuffle (a stage each: a 45-view
+    step ran in some 100 stages, 2 to 4 times slower). Coalescing them is no shuffle.
 
     Each union is analysed as a whole when it is made, so a left fold of n frames
     analyses the first ones n times; halving analyses each frame about log2(n)
     times (a 20-view step's 29 records: 0.9 s by a fold)."""
+    return _halved(frames).coalesce(1)
+
+
+def _halved(frames: Sequence[DataFrame]) -> DataFrame:
     if len(frames) == 1:
         return frames[0]
     middle = len(frames) // 2
-    return unioned(frames[:middle]).unionByName(unioned(frames[middle:]))
+    return _halved(frames[:middle]).unionByName(_halved(frames[middle:]))
 
 
 def negated(df: DataFrame, weight: str = WEIGHT) -> DataFrame:
@@ -219,15 +228,26 @@ class Lowering:
     clocks: dict[str, DataFrame] = field(default_factory=dict)
     # The program's views: their changes are whole plans of their own (see `shared`).
     views: frozenset[str] = frozenset()
+    # Changes known to be empty without running anything (`empty`), by id(); held here
+    # so that no id is reused while the step is lowered.
+    nothing: dict[int, DataFrame] = field(default_factory=dict)
 
     def stored(self, key: str, types: Sequence[str]) -> DataFrame:
         return typed_rows(self.spark, self.stored_state.get(key), types)
 
     def save(self, key: str, changes: DataFrame, types: Sequence[str]) -> None:
-        self.saves.append(StateDelta(key, changes, list(types)))
+        if not self.is_empty(changes):  # no changes leave the state as it is
+            self.saves.append(StateDelta(key, changes, list(types)))
 
     def empty(self, types: Sequence[str]) -> DataFrame:
-        return typed_rows(self.spark, None, types)
+        """No changes: the rules leave out what would only join or add nothing to it
+        (an input without changes this step, an untouched view)."""
+        none = typed_rows(self.spark, None, types)
+        self.nothing[id(none)] = none
+        return none
+
+    def is_empty(self, changes: DataFrame) -> bool:
+        return self.nothing.get(id(changes)) is changes
 
     def shared(self, rel: Mapping[str, Any], changes: DataFrame) -> DataFrame:
         """The changes of plan node `rel`, to be read several times in one rule (a
@@ -239,7 +259,7 @@ class Lowering:
         correlated scalar subquery is a left join: three in one query took 30 s a
         step, and four ran the driver out of heap). A table's changes, filtered or
         projected, are read as they are."""
-        if all(
+        if self.is_empty(changes) or all(
             node.get("op") in LINEAR and node.get("relation") not in self.views
             for node in plan_nodes(rel)
         ):
@@ -253,6 +273,8 @@ class Lowering:
             if op == "scan":
                 return self.changes[rel["relation"]]
             child = self.rel(rel["input"], key + ".i")
+            if self.is_empty(child):
+                return self.empty(types_of(rel["columns"]))
             return lower_rel(
                 {**rel, "input": {"op": "scan", "relation": "__child"}}, {"__child": child}
             )
@@ -264,11 +286,9 @@ class Lowering:
 
 def _union(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     columns = rel["columns"]
-    parts = [
-        _cast(ctx.rel(child, f"{key}.u{index}"), columns)
-        for index, child in enumerate(rel["inputs"])
-    ]
-    return unioned(parts)
+    parts = [ctx.rel(child, f"{key}.u{index}") for index, child in enumerate(rel["inputs"])]
+    changed = [_cast(part, columns) for part in parts if not ctx.is_empty(part)]
+    return unioned(changed) if changed else ctx.empty(types_of(columns))
 
 
 def _values(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
@@ -314,6 +334,8 @@ def _hop(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 def _distinct(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     child = ctx.rel(rel["input"], key + ".i")
     types = types_of(rel["columns"])
+    if ctx.is_empty(child):
+        return ctx.empty(types)
     columns = names(len(types))
     old = ctx.stored(key, types)
     ctx.save(key, child, types)
@@ -328,6 +350,8 @@ def _distinct(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 
 def _aggregate(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     child = ctx.rel(rel["input"], key + ".i")
+    if ctx.is_empty(child) and not ctx.first_step:  # (a global aggregate's first row)
+        return ctx.empty(types_of(rel["columns"]))
     keys, aggregates = rel["keys"], rel["aggregates"]
     inputs = list(keys) + [arg for a in aggregates for arg in a["args"]]
     types = [e["type"] for e in inputs]
@@ -345,11 +369,11 @@ def _aggregate(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
         before = semi(old, affected, key_columns)
     else:
         before = old
-    after = present(before.unionByName(change), columns)
+    after = present(unioned([before, change]), columns)
     new_rows = _aggregated(after, rel, len(keys))
     if not keys and ctx.first_step:
         return new_rows  # a global aggregate has one row, from the first step on
-    return new_rows.unionByName(negated(_aggregated(before, rel, len(keys))))
+    return unioned([new_rows, negated(_aggregated(before, rel, len(keys)))])
 
 
 def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> DataFrame:
@@ -441,8 +465,15 @@ def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     left_names, right_names = names(nl), names(nr, nl)
     d_left = ctx.shared(rel["left"], ctx.rel(rel["left"], key + ".l"))
     d_right_plain = ctx.shared(rel["right"], ctx.rel(rel["right"], key + ".r"))
-    old_left = ctx.stored(key + ".l", left_types)
-    old_right = shifted(ctx.stored(key + ".r", right_types), nr, nl)
+    # ΔL ⋈ R + L ⋈ ΔR + ΔL ⋈ ΔR, without the terms of a side with no changes (an inner
+    # join then reads only the other side's stored rows).
+    left_changed, right_changed = not ctx.is_empty(d_left), not ctx.is_empty(d_right_plain)
+    outer = kind != "inner"
+    old_left = old_right = None
+    if right_changed or outer:
+        old_left = ctx.stored(key + ".l", left_types)
+    if left_changed or outer:
+        old_right = shifted(ctx.stored(key + ".r", right_types), nr, nl)
     ctx.save(key + ".l", d_left, left_types)
     ctx.save(key + ".r", d_right_plain, right_types)
     d_right = shifted(d_right_plain, nr, nl)
@@ -453,26 +484,36 @@ def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
         weight = (F.col(WEIGHT) * F.col(RIGHT_WEIGHT)).alias(WEIGHT)
         return joined.select(*left_names, *right_names, weight)
 
-    result = inner(d_left, old_right).unionByName(inner(old_left, d_right))
-    result = result.unionByName(inner(d_left, d_right))
-    if kind != "inner":
-        new_left = present(old_left.unionByName(d_left), left_names)
-        new_right = present(old_right.unionByName(d_right), right_names, RIGHT_WEIGHT)
+    terms = []
+    if old_right is not None and left_changed:
+        terms.append(inner(d_left, old_right))
+    if old_left is not None and right_changed:
+        terms.append(inner(old_left, d_right))
+    if left_changed and right_changed:
+        terms.append(inner(d_left, d_right))
+    result = unioned(terms) if terms else ctx.empty(types_of(rel["columns"]))
+    if outer:
+        assert old_left is not None and old_right is not None
+        new_left = present(unioned([old_left, d_left]), left_names)
+        new_right = present(unioned([old_right, d_right]), right_names, RIGHT_WEIGHT)
     if kind in ("left", "full"):
         unmatched = _unmatched(
             (new_left, old_left, d_left), (new_right, old_right, d_right), left_names, condition
         )
-        result = result.unionByName(
-            unmatched.select(*left_names, *_nulls(right_types, right_names), WEIGHT)
+        result = unioned(
+            [result, unmatched.select(*left_names, *_nulls(right_types, right_names), WEIGHT)]
         )
     if kind in ("right", "full"):
         unmatched = _unmatched(
             (new_right, old_right, d_right), (new_left, old_left, d_left), right_names, condition
         )
-        result = result.unionByName(
-            unmatched.select(
-                *_nulls(left_types, left_names), *right_names, F.col(RIGHT_WEIGHT).alias(WEIGHT)
-            )
+        result = unioned(
+            [
+                result,
+                unmatched.select(
+                    *_nulls(left_types, left_names), *right_names, F.col(RIGHT_WEIGHT).alias(WEIGHT)
+                ),
+            ]
         )
     return result
 
@@ -501,14 +542,14 @@ def _unmatched(side: JoinSide, other: JoinSide, columns: list[str], condition: C
     """
     new_side, old_side, d_side = side
     new_other, old_other, d_other = other
-    affected = d_side.select(*columns).unionByName(
-        old_side.join(d_other, condition, "left_semi").select(*columns)
+    affected = unioned(
+        [d_side.select(*columns), old_side.join(d_other, condition, "left_semi").select(*columns)]
     )
     keys = affected.distinct()
     before = semi(old_side, keys, columns).join(old_other, condition, "left_anti")
     after = semi(new_side, keys, columns).join(new_other, condition, "left_anti")
     weight = next(c for c in after.columns if c not in columns)
-    return after.unionByName(negated(before, weight))
+    return unioned([after, negated(before, weight)])
 
 
 def _set_difference(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
@@ -524,7 +565,7 @@ def _set_difference(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFram
         changes[side] = _cast(ctx.rel(rel[side], f"{key}.{side}"), rel["columns"])
         stored[side] = ctx.stored(f"{key}.{side}", types)
         ctx.save(f"{key}.{side}", changes[side], types)
-    affected = changes["left"].select(*columns).unionByName(changes["right"].select(*columns))
+    affected = unioned([changes["left"].select(*columns), changes["right"].select(*columns)])
     affected = affected.distinct()
     # Per row and side, its count before the step and after it, as four summed columns.
     zero, weight = F.lit(0).cast("long"), F.col(WEIGHT).cast("long")
@@ -535,10 +576,7 @@ def _set_difference(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFram
             counts = {f"{s}_{t}": zero for s in ("left", "right") for t in ("before", "after")}
             counts[f"{side}_before"], counts[f"{side}_after"] = before, weight
             parts.append(part.select(*columns, *(v.alias(k) for k, v in counts.items())))
-    rows = parts[0]
-    for more in parts[1:]:
-        rows = rows.unionByName(more)
-    sums = rows.groupBy(*columns).agg(
+    sums = unioned(parts).groupBy(*columns).agg(
         *(F.sum(name).alias(name) for name in ("left_before", "left_after", "right_before",
                                                "right_after"))
     )  # fmt: skip
@@ -559,9 +597,9 @@ def _sort(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     columns = names(len(types))
     old = ctx.stored(key, types)
     ctx.save(key, child, types)
-    after = present(old.unionByName(child), columns)
+    after = present(unioned([old, child]), columns)
     before = present(old, columns)
-    return _kept(after, rel, columns).unionByName(negated(_kept(before, rel, columns)))
+    return unioned([_kept(after, rel, columns), negated(_kept(before, rel, columns))])
 
 
 def _kept(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> DataFrame:
@@ -594,9 +632,9 @@ def _window(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
         before = semi(old_keyed, touched, partitions).drop(*partitions)
     else:
         before = old  # calls partitioned differently: every row may change
-    after = present(before.unionByName(child), columns)
+    after = present(unioned([before, child]), columns)
     before = present(before, columns)
-    return _windowed(after, rel, columns).unionByName(negated(_windowed(before, rel, columns)))
+    return unioned([_windowed(after, rel, columns), negated(_windowed(before, rel, columns))])
 
 
 def _windowed(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> DataFrame:
@@ -736,10 +774,10 @@ def _semi_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
         old = ctx.stored(f"{key}.{side}", types)
         ctx.save(f"{key}.{side}", change, types)
         columns = names(len(types))
-        sides[side] = (present(old, columns), present(old.unionByName(change), columns))
+        sides[side] = (present(old, columns), present(unioned([old, change]), columns))
     before = _kept_left(sides["left"][0], sides["right"][0], rel)
     after = _kept_left(sides["left"][1], sides["right"][1], rel)
-    return after.unionByName(negated(before))
+    return unioned([after, negated(before)])
 
 
 def _kept_left(left: DataFrame, right: DataFrame, rel: Mapping[str, Any]) -> DataFrame:

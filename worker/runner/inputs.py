@@ -26,6 +26,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from worker.runner.clocks import ROWTIME, max_key, time_columns
+from worker.runner.incremental import unioned
 from worker.runner.lower import WEIGHT, lower_expr, parse_rows, positional, spark_type
 
 BOUND_SCHEMA = T.StructType(
@@ -63,7 +64,7 @@ def table_input(
         "seq", F.col("__reason").alias("reason"), "row"
     )
     accepted = parsed.where(F.col("__reason").isNull()).drop("__reason")
-    pool = accepted.unionByName(parse_rows(held, relation))
+    pool = unioned([accepted, parse_rows(held, relation)])
     release = F.lit(True)
     for i, column in enumerate(columns):
         if column.get("watermark") is not None:
@@ -156,7 +157,7 @@ def _maximum(
 ) -> DataFrame:
     sql_type = relation["columns"][index]["type"]
     values = accepted.select(F.col(positional(index)).alias("value"))
-    return _running_max(values.unionByName(_bounds(new, sql_type)), relation, index, maxima)
+    return _running_max(unioned([values, _bounds(new, sql_type)]), relation, index, maxima)
 
 
 def _running_max(

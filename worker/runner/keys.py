@@ -19,7 +19,15 @@ from typing import Any
 from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
-from worker.runner.incremental import Lowering, consolidate, names, negated, semi, types_of
+from worker.runner.incremental import (
+    Lowering,
+    consolidate,
+    names,
+    negated,
+    semi,
+    types_of,
+    unioned,
+)
 from worker.runner.lower import WEIGHT, positional
 
 
@@ -39,6 +47,6 @@ def upserted(ctx: Lowering, relation: Mapping[str, Any], changes: DataFrame) -> 
     after = last.where(F.col(WEIGHT) > 0).select(*all_columns, F.lit(1).alias(WEIGHT))
     state_key = f"{relation['name']}#rows"
     before = semi(ctx.stored(state_key, types), last.select(*key_columns), key_columns)
-    delta = consolidate(after.unionByName(negated(before)), all_columns)
+    delta = consolidate(unioned([after, negated(before)]), all_columns)
     ctx.save(state_key, delta, types)
     return delta

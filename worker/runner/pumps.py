@@ -28,7 +28,7 @@ from typing import Any
 from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
-from worker.runner.incremental import AS_STRING, Lowering, negated, types_of
+from worker.runner.incremental import AS_STRING, Lowering, negated, types_of, unioned
 from worker.runner.lower import WEIGHT, LoweringError, positional, scanned
 
 RUNNING, PAUSED, STOPPED = "running", "paused", "stopped"
@@ -97,7 +97,7 @@ def pumped(
         if state == RUNNING:
             changes = ctx.changes[source]
             delivered[source] = (
-                changes.unionByName(ctx.stored(buffer, types)) if holding else changes
+                unioned([changes, ctx.stored(buffer, types)]) if holding else changes
             )
     if state != RUNNING:
         return None

@@ -42,6 +42,7 @@ from worker.runner.incremental import (
     semi,
     shifted,
     types_of,
+    unioned,
 )
 from worker.runner.inputs import previous
 from worker.runner.lower import WEIGHT, lower_expr, positional, spark_type
@@ -107,9 +108,9 @@ def _as_of(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     fresh = fresh.where(F.col(positional(time)) <= lower_expr(rel["at"]))
     stored = ctx.stored(key, types)
     before = semi(stored, fresh.select(*keys).distinct(), keys)
-    after = _latest(before.unionByName(fresh), keys, positional(time), positional(width))
-    ctx.save(key, after.unionByName(negated(before)), types)
-    return _live(after, width).unionByName(negated(_live(before, width)))
+    after = _latest(unioned([before, fresh]), keys, positional(time), positional(width))
+    ctx.save(key, unioned([after, negated(before)]), types)
+    return unioned([_live(after, width), negated(_live(before, width))])
 
 
 def _live(winners: DataFrame, width: int) -> DataFrame:
@@ -133,18 +134,18 @@ def _temporal_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame
     old_versions = ctx.stored(key + ".h", history_types)
     ctx.save(key + ".h", d_versions, history_types)
     before_left = present(old_left, left_names)
-    after_left = present(old_left.unionByName(d_left), left_names)
+    after_left = present(unioned([old_left, d_left]), left_names)
     # The left rows whose output can change: the step's own, and the stored rows at or
     # after the time of a new version.
     new_times = d_versions.select(F.col(positional(version)).alias("__v"))
     later = before_left.withColumn("__ts", lower_expr(rel["time"]))
     moved = later.join(new_times, F.col("__v") <= F.col("__ts"), "left_semi")
-    affected = d_left.select(*left_names).unionByName(moved.select(*left_names)).distinct()
+    affected = unioned([d_left.select(*left_names), moved.select(*left_names)]).distinct()
     before = _versioned(semi(before_left, affected, left_names), old_versions, rel)
     after = _versioned(
-        semi(after_left, affected, left_names), old_versions.unionByName(d_versions), rel
+        semi(after_left, affected, left_names), unioned([old_versions, d_versions]), rel
     )
-    return after.unionByName(negated(before))
+    return unioned([after, negated(before)])
 
 
 def _versioned(left: DataFrame, history: DataFrame, rel: Mapping[str, Any]) -> DataFrame:
@@ -175,7 +176,7 @@ def _versioned(left: DataFrame, history: DataFrame, rel: Mapping[str, Any]) -> D
         F.lit(None).cast(spark_type(c["type"])).alias(n)
         for c, n in zip(right_columns, right_names, strict=True)
     ]
-    return matched.unionByName(alone.select(*left_names, *nulls, WEIGHT))
+    return unioned([matched, alone.select(*left_names, *nulls, WEIGHT)])
 
 
 def _split(
@@ -237,7 +238,7 @@ def _lookup_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     table_types, d_table = (right_types, d_right) if on_right else (left_types, d_left)
     stored = ctx.stored(key + ".t", table_types)
     ctx.save(key + ".t", d_table, table_types)
-    table = present(stored.unionByName(d_table), names(len(table_types)))
+    table = present(unioned([stored, d_table]), names(len(table_types)))
     left = d_left if on_right else table
     right = shifted(table if on_right else d_right, nr, nl)
     condition = join_condition(rel)
@@ -245,11 +246,16 @@ def _lookup_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     result = left.join(right, condition, "inner").select(*left_names, *right_names, weight)
     if rel["kind"] == "left":
         alone = left.join(right, condition, "left_anti")
-        result = result.unionByName(alone.select(*left_names, *_nulls(right_types, nl), WEIGHT))
+        result = unioned([result, alone.select(*left_names, *_nulls(right_types, nl), WEIGHT)])
     elif rel["kind"] == "right":
         alone = right.join(left, condition, "left_anti")
-        result = result.unionByName(
-            alone.select(*_nulls(left_types, 0), *right_names, F.col(RIGHT_WEIGHT).alias(WEIGHT))
+        result = unioned(
+            [
+                result,
+                alone.select(
+                    *_nulls(left_types, 0), *right_names, F.col(RIGHT_WEIGHT).alias(WEIGHT)
+                ),
+            ]
         )
     return result
 

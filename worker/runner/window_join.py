@@ -45,6 +45,7 @@ from worker.runner.incremental import (
     negated,
     same_rows,
     types_of,
+    unioned,
 )
 from worker.runner.lower import WEIGHT, LoweringError, lower_expr, positional, spark_type
 
@@ -106,7 +107,7 @@ class _Side:
             F.col(WEIGHT).alias(self.weight),
             F.lit(True).alias(self.new),
         )
-        return old.unionByName(fresh)
+        return unioned([old, fresh])
 
     def as_state(self, rows: DataFrame) -> DataFrame:
         """Rows in the stored layout c0..cN, flag, WEIGHT."""
@@ -158,11 +159,11 @@ def _window_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     done_r = F.coalesce(F.col("__cl") > b + _micros(right.horizon), F.lit(False))
     alive_l, alive_r = rows_l.where(~done_l), rows_r.where(~done_r)
     ctx.save(
-        key + ".ls", left.as_state(alive_l).unionByName(negated(stored_l)), [*left.types, "BOOLEAN"]
+        key + ".ls", unioned([left.as_state(alive_l), negated(stored_l)]), [*left.types, "BOOLEAN"]
     )
     ctx.save(
         key + ".rs",
-        right.as_state(alive_r).unionByName(negated(stored_r)),
+        unioned([right.as_state(alive_r), negated(stored_r)]),
         [*right.types, "BOOLEAN"],
     )
     found_nulls = []
@@ -172,14 +173,13 @@ def _window_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     if right.kept:
         alone = rows_r.where(done_r & ~F.col(right.flag))
         found_nulls.append(_null_extended(alone, right, left, rowtime))
-    for more in found_nulls:
-        found = found.unionByName(more)
+    found = unioned([found, *found_nulls])
 
     limit = _bound(alive_l, alive_r, clocks, left, right)
-    candidates = pending.unionByName(found).crossJoin(limit)
+    candidates = unioned([pending, found]).crossJoin(limit)
     emitted = candidates.where(F.coalesce(F.col(rowtime) <= F.col("__bound"), F.lit(False)))
     emitted = emitted.select(*names(len(out_types)), WEIGHT)
-    ctx.save(key + ".p", found.unionByName(negated(emitted)), out_types)
+    ctx.save(key + ".p", unioned([found, negated(emitted)]), out_types)
     return emitted
 
 
@@ -225,9 +225,7 @@ def _bound(
     if right.kept:
         future.append(cr + _micros(right.preceding))
     terms.append(clocks.select(F.least(*future).alias("__t")))
-    union = terms[0]
-    for more in terms[1:]:
-        union = union.unionByName(more)
+    union = unioned(terms)
     lowest = union.agg(F.min("__t").alias("__t"))
     known = clocks.crossJoin(lowest)
     value = F.when(cl.isNull() | cr.isNull(), F.lit(None)).otherwise(F.col("__t"))

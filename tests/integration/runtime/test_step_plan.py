@@ -5,6 +5,7 @@ shuffle or broadcast; a join's equalities are join keys (a merge join, never a
 nested loop); the driver's JVM view finds a class or method once.
 """
 
+import itertools
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -110,3 +111,38 @@ def test_joins_over_joins_read_their_inputs_changes_once(
     assert plans and all(plan.count("Scan") <= 40 for plan in plans), [
         plan.count("Scan") for plan in plans
     ]
+
+
+UNIONS = """
+CREATE TABLE orders (id BIGINT NOT NULL, customer BIGINT);
+CREATE TABLE customers (id BIGINT NOT NULL, name VARCHAR);
+CREATE VIEW everyone AS SELECT k, COUNT(*) AS n FROM
+    (SELECT customer AS k FROM orders UNION ALL SELECT id AS k FROM customers) AS a GROUP BY k;
+CREATE VIEW named AS SELECT c.name, e.n FROM everyone AS e JOIN customers AS c ON e.k = c.id;
+"""
+
+
+def test_a_union_is_one_partition(spark: SparkSession, plans: list[str]) -> None:
+    # A union's partitions are its inputs' together: a join or aggregate above it
+    # shuffled them back into one, a stage each (a 45-view step ran some 100 stages).
+    result = compile_with_queries(UNIONS, [])
+    assert not result.has_errors, result.diagnostics
+    steps = [
+        {"customers": [{"insert": {"id": 1, "name": "ann"}}, {"insert": {"id": 2, "name": "bo"}}]},
+        {"orders": [{"insert": {"id": 7, "customer": 1}}], "customers": [{"delete": {"id": 2}}]},
+    ]
+    records = list(replay(spark, result.to_json()["plan"], [json.dumps(s) for s in steps]))
+    named = [r["changes"] for r in records if r.get("view") == "named"]
+    assert named == [
+        [{"insert": {"name": "ann", "n": 1}}, {"insert": {"name": "bo", "n": 1}}],
+        [{"delete": {"name": "ann", "n": 1}}, {"delete": {"name": "bo", "n": 1}},
+         {"insert": {"name": "ann", "n": 2}}],
+    ]  # fmt: skip
+    unions = 0
+    for plan in plans:
+        lines = [line.lstrip(" :+-") for line in plan.splitlines()]
+        for above, line in itertools.pairwise(lines):
+            if line.startswith("Union"):
+                unions += 1
+                assert above.startswith("Coalesce 1"), f"a union not coalesced:\n{plan[:3000]}"
+    assert unions > 0
