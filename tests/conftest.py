@@ -1,4 +1,4 @@
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
@@ -38,3 +38,15 @@ def _pipelines_stopped_after_each_module() -> Iterator[None]:
     yield
     for live in RUNNING_STACKS:
         live.stop_pipelines()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed test on a live stack reports what its runners logged last."""
+    report = yield
+    live = getattr(item, "funcargs", {}).get("stack")
+    if report.failed and isinstance(live, LiveStack):
+        report.sections.append(("runner logs", live.runner_logs()))
+    return report

@@ -9,6 +9,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -33,6 +34,8 @@ USER, PASSWORD, TEAM = "tester", "tester-password", "testers"
 # Small limits, so that tests can exceed them cheaply.
 MAX_REQUEST_BYTES, MAX_CHANGES = 1_000_000, 5_000
 DEFAULT = object()
+# Spark's and the JVM's own log lines and stack frames, as runner logs hold them.
+SPARK_LOG_LINE = re.compile(r"\s+at |\d\d/\d\d/\d\d \d\d:\d\d:\d\d (INFO|WARN) |\s*$")
 
 
 @dataclass
@@ -82,6 +85,17 @@ class LiveStack:
 
     def stop(self) -> None:
         devstack.stop_processes([p for p in (self.web, self.worker) if p is not None])
+
+    def runner_logs(self, lines: int = 80) -> str:
+        """The last lines Weir's runners and spares logged (Spark's own lines left out),
+        for a failed test's report: what the runners did is not otherwise in it."""
+        folder = Path(self.env["WEIR_STATE_DIR"]) / "pipelines"
+        parts = []
+        for path in sorted(folder.glob("**/*.log")):
+            text = path.read_text(errors="replace").splitlines()
+            ours = [line for line in text if not SPARK_LOG_LINE.match(line)]
+            parts.append(f"--- {path.relative_to(folder)}\n" + "\n".join(ours[-lines:]))
+        return "\n".join(parts)
 
     def manage(self, *args: str) -> str:
         """Run a manage.py command against this stack's database; its output."""
