@@ -11,6 +11,13 @@ fi
 .venv/bin/uv pip install -q --python .venv/bin/python -r requirements.lock
 .venv/bin/uv pip install -q --python .venv/bin/python --no-deps -e .
 
+# The classes a Spark driver loads, archived so that drivers start sooner
+# (worker/runner/class_archive.py). Spark runs without it, only slower to start.
+mkdir -p .state
+if ! .venv/bin/python -m worker.runner.class_archive >.state/class-archive.log 2>&1; then
+  echo "weir: could not archive the Spark driver's classes (.state/class-archive.log says why)" >&2
+fi
+
 (cd frontend && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build)
 
 # Headless Chromium drives the browser tests; Debian's package is the only offline source.

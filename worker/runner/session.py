@@ -2,9 +2,11 @@
 
 import os
 import sys
+from collections.abc import Sequence
 
 from pyspark.sql import SparkSession
 
+from worker.runner import class_archive
 from worker.runner.jvm_lookups import remember_lookups
 
 # With a trigger interval of 0 a step starts as soon as input waits; an idle query
@@ -14,11 +16,20 @@ IDLE_POLL_MS = 100
 
 
 def build_session(
-    app_name: str, master: str, *, cores: int = 2, memory: str = "1g", short_lived: bool = False
+    app_name: str,
+    master: str,
+    *,
+    cores: int = 2,
+    memory: str = "1g",
+    short_lived: bool = False,
+    java_options: Sequence[str] = (),
 ) -> SparkSession:
     """A session on `master`: `cores` is the parallelism of shuffles (and the cores a
     cluster gives the pipeline), `memory` the driver's and each executor's heap.
-    `short_lived`: a driver that runs a few steps and exits (`weir replay`)."""
+    `short_lived`: a driver that runs a few steps and exits (`weir replay`).
+    `java_options`: more options of the driver's JVM."""
+    # The driver maps the archive of the classes it will load (class_archive.py).
+    java_options = [*class_archive.java_options(), *java_options]
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = (
@@ -74,7 +85,9 @@ def build_session(
         # methods than its code saves before the run ends: measured here (on a busy
         # machine), a 10-step replay of 1 or 5 views took 0.45-0.65 of the time with
         # the quick compiler (C1) alone.
-        builder = builder.config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1")
+        java_options.append("-XX:TieredStopAtLevel=1")
+    if java_options:
+        builder = builder.config("spark.driver.extraJavaOptions", " ".join(java_options))
     if master.startswith("local"):
         # Nothing outside this machine talks to a local driver; a cluster's executors
         # must reach the driver at the address Spark finds (SPARK_LOCAL_IP).
