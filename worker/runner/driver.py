@@ -43,10 +43,44 @@ from worker.spares import fits_spares
 log = logging.getLogger("weir.runner")
 ACTOR = "runner"
 CONTROL_POLL_S = 0.2
+STALLED_S = 30  # a query's trigger this long at one stage is logged (StallWatch)
 # Spark gives a Python worker it starts 10 s to connect back: a machine under heavy
 # load can miss that while the query starts. Such a start is tried again.
 TRANSIENT_START_ERROR = "Python worker failed to connect back"
 START_ATTEMPTS = 3
+
+
+class StallWatch:
+    """A streaming query's trigger that stays at one stage STALLED_S seconds, logged once:
+    what the runner's log says of a query that makes no step.
+
+    >>> watch = StallWatch()
+    >>> busy = {"message": "Getting offsets from InputLogSource", "isTriggerActive": True}
+    >>> watch.see(busy, now=0.0), watch.see(busy, now=29.0)
+    (None, None)
+    >>> watch.see(busy, now=31.0)
+    "the query's trigger has been at 'Getting offsets from InputLogSource' for 31 s"
+    >>> watch.see(busy, now=90.0) is None  # once
+    True
+    >>> idle = {"message": "Waiting for data to arrive", "isTriggerActive": False}
+    >>> watch.see(idle, now=91.0), watch.see(idle, now=500.0)  # idle is no stall
+    (None, None)
+    """
+
+    def __init__(self) -> None:
+        self.stage = ""
+        self.since = 0.0
+        self.logged = False
+
+    def see(self, status: dict[str, Any], now: float) -> str | None:
+        stage = status["message"] if status["isTriggerActive"] else ""
+        if stage != self.stage:
+            self.stage, self.since, self.logged = stage, now, False
+            return None
+        if not stage or self.logged or now - self.since < STALLED_S:
+            return None
+        self.logged = True
+        return f"the query's trigger has been at '{stage}' for {now - self.since:.0f} s"
 
 
 class StepSink:
@@ -188,6 +222,7 @@ class PipelineRunner:
         self.queries = QueryServer(self.spark, pipeline_id, self.plan, state, self.lock)
         self.connectors = Connectors(pipeline, config["connectors"])
         self.query: StreamingQuery | None = None
+        self.stalls = StallWatch()
         self.failed_starts = 0
         self.terminated = False
 
@@ -242,6 +277,10 @@ class PipelineRunner:
                 self._acknowledge(State.PAUSED, frozenset({State.PAUSING}))
             elif desired == DesiredState.PAUSED:
                 self._acknowledge(State.PAUSED, frozenset({State.STARTING, State.PAUSING}))
+            if self.query is not None and (
+                stalled := self.stalls.see(self.query.status, time.monotonic())
+            ):
+                log.warning(stalled)
             self.queries.serve(timeout=CONTROL_POLL_S)
         self.shutdown(error)
         return error is None and not self.terminated
