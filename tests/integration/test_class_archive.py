@@ -1,26 +1,23 @@
 """The archive of a Spark driver's classes that the install builds (class_archive.py)."""
 
-import subprocess
-import sys
+from pathlib import Path
 
-from worker.runner.class_archive import ARCHIVE, java_options
+import pytest
 
-# A driver that must map the archive: with -Xshare:on, a JVM that cannot (another JDK,
-# other jars, a damaged file) does not start at all.
-DRIVER = """
-from worker.runner.session import build_session
-spark = build_session("weir-archive-test", "local[1]", java_options=["-Xshare:on"])
-print(spark.range(3).count(), spark.sparkContext._jvm.System.getProperty("java.vm.info"))
-"""
+from worker.runner.class_archive import ARCHIVE, ArchiveRefused, checked, java_options
 
 
 def test_a_driver_maps_the_archive_the_install_built() -> None:
     assert ARCHIVE.is_file(), "scripts/install.sh builds it (.state/class-archive.log)"
     assert f"-XX:SharedArchiveFile={ARCHIVE}" in java_options()
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER], capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    count, vm_info = done.stdout.split(maxsplit=1)
-    assert count == "3"
-    assert "sharing" in vm_info
+    assert "sharing" in checked(ARCHIVE)
+
+
+def test_a_damaged_archive_is_refused_not_put_in_place(tmp_path: Path) -> None:
+    # A dump cut short (a full disk at install): a JVM that maps it crashes.
+    damaged = tmp_path / "damaged.jsa"
+    with ARCHIVE.open("rb") as whole:
+        damaged.write_bytes(whole.read(ARCHIVE.stat().st_size // 2))
+    with pytest.raises(ArchiveRefused, match="could not map"):
+        checked(damaged)
+    assert not list(Path.cwd().glob("hs_err_pid*.log"))  # no crash report left behind
