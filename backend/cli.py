@@ -125,7 +125,13 @@ def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from worker.replay import ReplayInputError, compile_with_queries, queries_of, replay
+    from worker.replay import (
+        ReplayInputError,
+        ReplayStepError,
+        compile_with_queries,
+        queries_of,
+        replay,
+    )
     from worker.runner.session import build_session
     from worker.runner.support import unsupported
 
@@ -154,12 +160,18 @@ def _replay(args: argparse.Namespace) -> int:
         _write(sys.stderr, f"weir: error: cannot read {args.steps}: {exc.strerror or exc}\n")
         return EXIT_USAGE
     spark = build_session("weir-replay", args.master, short_lived=True)
+    # A step that fails is reported below, in one line; Spark would log it first with
+    # its stack (and each task's).
+    spark.sparkContext.setLogLevel("FATAL")
     try:
         for record in replay(spark, plan, lines, queries):
             _write(sys.stdout, json.dumps(record, ensure_ascii=False) + "\n")
     except ReplayInputError as err:
         _write(sys.stderr, f"weir: error: {err}\n")
         return EXIT_USAGE
+    except ReplayStepError as err:
+        _write(sys.stderr, f"weir: error: {err}\n")
+        return EXIT_PROGRAM_ERRORS
     finally:
         spark.stop()
     return EXIT_OK

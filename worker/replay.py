@@ -24,19 +24,32 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from pyspark.errors import PySparkException
 from pyspark.sql import SparkSession
 
 from backend.compiler.adhoc import Query, compile_with_queries, queries_of
+from worker.runner.data_errors import data_error
 from worker.runner.engine import INPUT_SCHEMA, StepEngine
 from worker.runner.incremental import literal_rows
 from worker.runner.source import SCHEMA
 from worker.runner.state import MemoryStateStore
 
-__all__ = ["Query", "ReplayInputError", "compile_with_queries", "queries_of", "replay"]
+__all__ = [
+    "Query",
+    "ReplayInputError",
+    "ReplayStepError",
+    "compile_with_queries",
+    "queries_of",
+    "replay",
+]
 
 
 class ReplayInputError(Exception):
     """A step line that is not valid input for the program."""
+
+
+class ReplayStepError(Exception):
+    """A step that raised a SQL error on its data (data_errors.py): a division by zero."""
 
 
 def _normalize() -> Any:
@@ -106,7 +119,13 @@ def replay(
         seq += len(rows)
         records = [dict(zip(SCHEMA.names, row, strict=True)) for row in rows]
         batch = literal_rows(spark, records, INPUT_SCHEMA)
-        result = engine.step(step, batch, relations={relation for _, relation, _, _ in rows})
+        try:
+            result = engine.step(step, batch, relations={relation for _, relation, _, _ in rows})
+        except PySparkException as err:
+            message = data_error(err)
+            if message is None:
+                raise
+            raise ReplayStepError(f"step {step} (line {line_no}) failed: {message}") from err
         for view, changes in result.deltas.items():
             if view in snapshots:
                 for change in changes:

@@ -304,3 +304,29 @@ def test_a_dead_driver_fails_the_pipeline_within_seconds_with_its_error(
     events = stack.api("GET", f"pipelines/{pipeline}/events")[1]
     mine = [e["to_state"] for e in events if e["actor"] == key_actor(stack)]
     assert mine == ["starting", "starting", "stopping"], "each action names who asked"
+
+
+def test_a_division_by_zero_fails_the_pipeline_with_the_sql_error_in_one_line(
+    stack: LiveStack,
+) -> None:
+    """A step's SQL error on its data fails the pipeline; its error (API, runner log)
+    is the SQL error and the step, not Spark's and Python's stacks."""
+    program, pipeline = unique("prog"), unique("pipe")
+    sql = "CREATE TABLE t (a INT, b INT);\nCREATE VIEW v AS SELECT a / b AS q FROM t;\n"
+    stack.api("POST", "programs", {"name": program, "sql": sql})
+    stack.api("POST", "pipelines", {"name": pipeline, "program": program})
+    stack.api("POST", f"pipelines/{pipeline}/start")
+    stack.wait_for_state(pipeline, "running")
+    stack.api("POST", f"pipelines/{pipeline}/ingress/t", [{"a": 6, "b": 3}])
+    with stack.websocket(f"/ws/pipelines/{pipeline}/?after_step=0") as ws:
+        delta = next_message(ws, "delta")
+    assert (delta["step"], delta["changes"]) == (1, [{"insert": {"q": 2}}])
+
+    stack.api("POST", f"pipelines/{pipeline}/ingress/t", [{"a": 1, "b": 0}])
+    failed = stack.wait_for_state(pipeline, "failed")
+    error = "step 2 failed: [DIVIDE_BY_ZERO] Division by zero. SQLSTATE: 22012"
+    assert failed["error"] == error
+    event = stack.wait_for_event(pipeline, actor="runner", to_state="failed")
+    assert event["message"] == error
+    logs = (Path(stack.env["WEIR_STATE_DIR"]) / "pipelines").glob("*/runner.log")
+    assert any(f"the query failed: {error}" in p.read_text() for p in logs)

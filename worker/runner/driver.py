@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections
+from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.streaming import StreamingQuery
@@ -33,6 +34,7 @@ from backend.pipelines.services import (
 from worker.runner.adhoc import QueryServer, StreamRegistry
 from worker.runner.blocks import released_blocks
 from worker.runner.contents import Contents
+from worker.runner.data_errors import data_error
 from worker.runner.engine import Backfill, StepEngine
 from worker.runner.lower import scanned
 from worker.runner.session import build_session
@@ -105,6 +107,9 @@ class StepSink:
         self.lock = lock
         self.streams = streams
         self.connectors = connectors
+        # A step's SQL error on its data, in one line (data_errors.py): the pipeline's
+        # error, where the query's own would wrap it in Spark's and Python's stacks.
+        self.failure: str | None = None
 
     def __call__(self, batch: DataFrame, batch_id: int) -> None:
         if pipeline_step_done(pipeline_id=self.pipeline_id, batch_id=batch_id):
@@ -136,14 +141,19 @@ class StepSink:
                     step_no, pipeline["processed_seq"], pipeline["backfill_views"]
                 )
             extra_views = self.streams.active()
-            result = self.engine.step(
-                step_no,
-                batch,
-                pump_states(pipeline_id=self.pipeline_id),
-                backfill=backfill,
-                extra_views=extra_views,
-                relations={r["relation"] for r in counted},
-            )
+            try:
+                result = self.engine.step(
+                    step_no,
+                    batch,
+                    pump_states(pipeline_id=self.pipeline_id),
+                    backfill=backfill,
+                    extra_views=extra_views,
+                    relations={r["relation"] for r in counted},
+                )
+            except PySparkException as err:
+                if (message := data_error(err)) is not None:
+                    self.failure = f"step {step_no} failed: {message}"
+                raise
         finally:
             batch.unpersist()
         figures = StepFigures(
@@ -235,10 +245,11 @@ class PipelineRunner:
             .option("pipeline_id", str(self.pipeline_id))
             .load()
         )
+        self.sink = StepSink(
+            self.pipeline_id, self.engine, self.lock, self.streams, self.connectors
+        )
         self.query = (
-            stream.writeStream.foreachBatch(
-                StepSink(self.pipeline_id, self.engine, self.lock, self.streams, self.connectors)
-            )
+            stream.writeStream.foreachBatch(self.sink)
             .option("checkpointLocation", str(self.checkpoint))
             .trigger(processingTime=self.trigger)
             .queryName(f"pipeline_{self.pipeline_id}")
@@ -260,7 +271,7 @@ class PipelineRunner:
                 pk=self.pipeline_id
             )
             if self.query is not None and self.query.exception() is not None:
-                error = str(self.query.exception())
+                error = self.sink.failure or str(self.query.exception())
                 if not self._start_failed_transiently(error):
                     break
                 # Started again below, or not at all if the pipeline is stopping or
@@ -300,6 +311,8 @@ class PipelineRunner:
         )
 
     def shutdown(self, error: str | None) -> None:
+        if error is not None:
+            log.error("the query failed: %s", error)
         try:
             self.stop_query()
         finally:

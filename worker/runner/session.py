@@ -1,9 +1,11 @@
 """The SparkSession a runner drives."""
 
+import logging
 import os
 import sys
 from collections.abc import Sequence
 
+from pyspark.logger import PySparkLogger
 from pyspark.sql import SparkSession
 
 from worker.runner import class_archive
@@ -96,5 +98,9 @@ def build_session(
         )
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("WARN")
+    # PySpark prints every SQL error it raises as a JSON line with the JVM's whole
+    # stack, on stderr; whoever catches the error reports it (data_errors.py).
+    for name in ("DataFrameQueryContextLogger", "SQLQueryContextLogger"):
+        PySparkLogger.getLogger(name).setLevel(logging.CRITICAL)  # it logs at ERROR
     remember_lookups()
     return session

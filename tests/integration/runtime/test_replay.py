@@ -194,3 +194,29 @@ def test_a_programs_own_queries_are_views_and_replay_queries_come_after(
     assert by_view["query_4"] == [
         {"step": 3, "view": "query_4", "rows": [{"location": "home"}, {"location": "office"}]}
     ]
+
+
+def test_a_step_that_divides_by_zero_ends_the_replay_with_the_sql_error(tmp_path: Path) -> None:
+    """The steps before it are printed; then the error in one line, without Spark's
+    stack, and exit status 1."""
+    program = tmp_path / "ratio.sql"
+    program.write_text(
+        "CREATE TABLE t (a INT, b INT);\nCREATE VIEW v AS SELECT a / b AS q FROM t;\n"
+    )
+    steps = tmp_path / "steps.jsonl"
+    steps.write_text('{"t": [{"a": 6, "b": 3}]}\n{"t": [{"a": 1, "b": 0}]}\n{}\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "backend.cli", "replay", str(program), "--steps", str(steps)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        {"step": 1, "view": "v", "changes": [{"insert": {"q": 2}}]}
+    ]
+    assert done.stderr.splitlines()[-1] == (
+        "weir: error: step 2 (line 2) failed: [DIVIDE_BY_ZERO] Division by zero. SQLSTATE: 22012"
+    )
+    assert "Exception" not in done.stderr, done.stderr[-2000:]
