@@ -34,7 +34,6 @@ from worker.runner.blocks import released_blocks
 from worker.runner.clocks import max_key, time_columns, waterlines
 from worker.runner.incremental import (
     Lowering,
-    consolidate,
     literal_rows,
     names,
     one_row,
@@ -232,12 +231,9 @@ class StepEngine:
             records.append(
                 _published(view, ctx.rel(view["query"], "__extra"), "extra", view["name"])
             )
-        for save in ctx.saves:
-            keyed = save.changes.select(row_json(save.changes, save.types).alias("row"), WEIGHT)
-            summed = consolidate(keyed, ["row"])
-            records.append(
-                _tagged(summed, "state", save.key, F.col(WEIGHT), F.col("row"), F.lit(0))
-            )
+        for save in ctx.saves:  # equal rows are summed as the driver integrates them
+            row = row_json(save.changes, save.types)
+            records.append(_tagged(save.changes, "state", save.key, F.col(WEIGHT), row, F.lit(0)))
         collected = []
         if records:
             collected = unioned(records).collect()
@@ -456,8 +452,10 @@ def _time_records(
 
 
 def _published(view: Mapping[str, Any], delta: DataFrame, tag: str, name: str) -> DataFrame:
-    """A view's consolidated changes as JSON rows, tagged for the step's one collect."""
-    rows = _as_json(view, _consolidated(delta, len(view["columns"])))
+    """A view's changes as JSON rows, tagged for the step's one collect. Equal rows are
+    summed as the driver collects them (`_add`): a groupBy per view here cost more, in
+    building and planning the step, than the rows it spared the collect."""
+    rows = _as_json(view, delta)
     return _tagged(rows, tag, name, F.col("weight"), F.col("row"), F.lit(0))
 
 
