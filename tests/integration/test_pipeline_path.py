@@ -330,3 +330,12 @@ def test_a_division_by_zero_fails_the_pipeline_with_the_sql_error_in_one_line(
     assert event["message"] == error
     logs = (Path(stack.env["WEIR_STATE_DIR"]) / "pipelines").glob("*/runner.log")
     assert any(f"the query failed: {error}" in p.read_text() for p in logs)
+
+    # The way out (docs/operations.md): a program that avoids the error, deployed to
+    # the failed pipeline with a reset, runs every accepted input again.
+    stack.api("PUT", f"programs/{program}", {"sql": sql.replace("/ b", "/ NULLIF(b, 0)")})
+    status, body = stack.api("POST", f"pipelines/{pipeline}/deploy", {"reset_state": True})
+    assert status == 200, body
+    stack.api("POST", f"pipelines/{pipeline}/start")
+    stack.wait_for_state(pipeline, "running")
+    stack.wait_for_view(pipeline, "v", lambda rows: rows == {(2,), (None,)})
