@@ -40,7 +40,7 @@ print(spark.range(3).count(), spark.sparkContext._jvm.System.getProperty("java.v
 
 
 class ArchiveRefused(Exception):
-    pass
+    """A driver could not start, or crashed, with the archive it had to map."""
 
 
 def checked(archive: Path) -> str:
