@@ -321,10 +321,16 @@ def test_a_division_by_zero_fails_the_pipeline_with_the_sql_error_in_one_line(
     with stack.websocket(f"/ws/pipelines/{pipeline}/?after_step=0") as ws:
         delta = next_message(ws, "delta")
     assert (delta["step"], delta["changes"]) == (1, [{"insert": {"q": 2}}])
+    error = "[DIVIDE_BY_ZERO] Division by zero. SQLSTATE: 22012"
+    query = {"sql": "SELECT a / (b - 3) AS r FROM t"}
+    status, body = stack.api("POST", f"pipelines/{pipeline}/query", query)
+    assert (status, body["code"]) == (400, "query_failed")
+    assert body["message"] == f"The query failed: {error}"
+    assert stack.api("GET", f"pipelines/{pipeline}")[1]["state"] == "running", "a query's error"
 
     stack.api("POST", f"pipelines/{pipeline}/ingress/t", [{"a": 1, "b": 0}])
     failed = stack.wait_for_state(pipeline, "failed")
-    error = "step 2 failed: [DIVIDE_BY_ZERO] Division by zero. SQLSTATE: 22012"
+    error = f"step 2 failed: {error}"
     assert failed["error"] == error
     event = stack.wait_for_event(pipeline, actor="runner", to_state="failed")
     assert event["message"] == error

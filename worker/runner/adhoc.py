@@ -27,6 +27,7 @@ from backend.pipelines import querybus
 from backend.pipelines.models import Pipeline
 from worker.runner.blocks import released_blocks
 from worker.runner.contents import Contents, evaluate
+from worker.runner.data_errors import data_error
 from worker.runner.incremental import LINEAR
 from worker.runner.lower import scanned
 from worker.runner.state import StateStore
@@ -85,7 +86,9 @@ class QueryServer:
         # says so; the runner and its pipeline go on.
         except Exception as err:
             log.warning("query %s failed: %s", request["id"], err)
-            message = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+            message = data_error(err) or (
+                str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+            )
             answer = {"error": message[:2000], "code": "query_failed"}
         key = querybus.answer_key(request["id"])
         try:
