@@ -13,8 +13,9 @@ def test_a_driver_maps_the_archive_the_install_built() -> None:
     assert "sharing" in checked(ARCHIVE)
 
 
-def test_a_damaged_archive_is_refused_not_put_in_place(tmp_path: Path) -> None:
-    # A dump cut short (a full disk at install): a JVM that maps it crashes.
+def test_a_driver_refuses_a_damaged_archive(tmp_path: Path) -> None:
+    # A dump cut short (a full disk at install): a JVM that maps it crashes. build()
+    # puts an archive in place only after this check passed on it.
     damaged = tmp_path / "damaged.jsa"
     with ARCHIVE.open("rb") as whole:
         damaged.write_bytes(whole.read(ARCHIVE.stat().st_size // 2))
