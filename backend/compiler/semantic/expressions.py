@@ -541,7 +541,8 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         present = tuple(arg for arg in bound if arg is not None)
         if len(present) < len(bound):
             return None
-        return time_functions.window_call(call, present, ctx.group_by, ctx.diagnostics)
+        selecting = ctx.aggregates is not None
+        return time_functions.window_call(call, present, ctx.group_by, selecting, ctx.diagnostics)
     if name in time_functions.DATE_PART_FUNCTIONS and not call.name.quoted:
         return _date_part_call(call, ctx, depth)
     if name in time_functions.TIMESTAMP_ARITHMETIC and not call.name.quoted:

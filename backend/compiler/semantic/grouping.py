@@ -8,12 +8,13 @@ an aggregate a reference to its column, and any other column is an error.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic.aggregates import shape
+from backend.compiler.semantic.time_functions import WINDOW_ENDS, interval_micros
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -62,6 +63,66 @@ def distinct_keys(
     return tuple(unique), tuple(tuple(dict.fromkeys(moved[i] for i in s)) for s in sets)
 
 
+HOPS = ("hop_start", "hop_end")
+
+
+def hopped(
+    source: plan.Rel, keys: tuple[plan.Expr, ...], diagnostics: list[Diagnostic]
+) -> tuple[plan.Rel, tuple[plan.Expr, ...], dict[object, int]] | None:
+    """GROUP BY HOP(ts, slide, size): the FROM's rows once per hopping window that holds
+    them (a Hop node, which adds window_start and window_end), grouped by window_start.
+
+    Answers the source, the keys with HOP's call replaced by window_start, and that
+    call's shape with its key's position (what HOP_START(...) with the same arguments
+    lifts to); None after reporting an error."""
+    at = [i for i, k in enumerate(keys) if isinstance(k, plan.Call) and k.function == "hop_start"]
+    if not at:
+        return source, keys, {}
+    call = keys[at[0]]
+    assert isinstance(call, plan.Call)
+    time, slide, size, *offset = call.args
+    if len(at) > 1 or not isinstance(time, plan.ColumnRef):
+        construct = "more than one HOP in GROUP BY" if len(at) > 1 else "HOP of an expression"
+        span = keys[at[-1]].span if len(at) > 1 else time.span
+        diagnostics.append(error(Code.NOT_SUPPORTED, f"Not supported yet: {construct}", span))
+        return None
+    # Interval literals (time_functions.window_call): sizes above 0, an offset from 0.
+    size_us, slide_us = interval_micros(size), interval_micros(slide)
+    offset_us = offset[0].value if offset and isinstance(offset[0], plan.Literal) else 0
+    assert size_us is not None and slide_us is not None and isinstance(offset_us, int)
+    window = tuple(
+        plan.Field(name, call.type, call.nullable) for name in ("window_start", "window_end")
+    )
+    columns = source.columns + window
+    rel = plan.Hop(source, time.index, size_us, slide_us, offset_us, columns, call.span)
+    start = plan.ColumnRef(len(source.columns), "window_start", call.type, call.nullable, call.span)
+    position = at[0]
+    return rel, (*keys[:position], start, *keys[position + 1 :]), {shape(call): position}
+
+
+def needs_hop(call: plan.Call) -> Diagnostic:
+    message = f"{call.function.upper()}(...) needs GROUP BY HOP(...) with the same arguments"
+    return error(Code.NOT_GROUPED, message, call.span)
+
+
+def hop_calls(expr: plan.Expr) -> Iterator[plan.Call]:
+    """The HOP_START(...) and HOP_END(...) calls in `expr`."""
+    match expr:
+        case plan.Call():
+            if expr.function in HOPS:
+                yield expr
+            for arg in expr.args:
+                yield from hop_calls(arg)
+        case plan.Cast():
+            yield from hop_calls(expr.operand)
+        case plan.Case():
+            for condition, result in expr.whens:
+                yield from hop_calls(condition)
+                yield from hop_calls(result)
+            if expr.else_ is not None:
+                yield from hop_calls(expr.else_)
+
+
 @dataclass
 class Grouping:
     keys: tuple[plan.Expr, ...]
@@ -69,11 +130,15 @@ class Grouping:
     diagnostics: list[Diagnostic]
     # GROUPING SETS: the keys (positions) of each way of grouping; None: all keys, once.
     sets: tuple[tuple[int, ...], ...] | None = None
+    # Expressions that are a key without being equal to it: GROUP BY HOP(...)'s call,
+    # now the window_start key (`hopped`), by shape.
+    windows: Mapping[object, int] = field(default_factory=dict)
     _positions: dict[object, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for position, key in enumerate(self.keys):
             self._positions.setdefault(shape(key), position)
+        self._positions.update(self.windows)
 
     @property
     def fields(self) -> tuple[plan.Field, ...]:
@@ -163,13 +228,17 @@ class Grouping:
                 return _nullable_if(replace(expr, whens=lifted, else_=else_), before, after)
 
     def _lift_call(self, call: plan.Call) -> plan.Expr | None:
-        if call.function == "tumble_end":
+        if call.function in WINDOW_ENDS:
             # TUMBLE_END(ts, i) with GROUP BY TUMBLE(ts, i): the key plus the size.
-            start = self._positions.get(shape(replace(call, function="tumble_start")))
+            function, size = WINDOW_ENDS[call.function]
+            start = self._positions.get(shape(replace(call, function=function)))
             if start is not None:
                 column = self.fields[start]
                 ref = plan.ColumnRef(start, column.name, column.type, column.nullable, call.span)
-                return plan.Call("add", (ref, call.args[1]), call.type, call.nullable, call.span)
+                return plan.Call("add", (ref, call.args[size]), call.type, call.nullable, call.span)
+        if call.function in HOPS:  # a row is in several windows: which one, the key says
+            self.diagnostics.append(needs_hop(call))
+            return None
         args = [self.lift(arg) for arg in call.args]
         present = tuple(arg for arg in args if arg is not None)
         if len(present) < len(args):

@@ -16,7 +16,14 @@ from backend.compiler.semantic import types
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.from_clause import bind_from
-from backend.compiler.semantic.grouping import Grouping, distinct_keys, written_keys
+from backend.compiler.semantic.grouping import (
+    Grouping,
+    distinct_keys,
+    hop_calls,
+    hopped,
+    needs_hop,
+    written_keys,
+)
 from backend.compiler.semantic.pushdown import pushed_into_joins
 from backend.compiler.semantic.rows import row_fields
 from backend.compiler.semantic.scalar_subqueries import Scalars, join_scalars, scalar_subqueries
@@ -293,7 +300,11 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
                 sets = [[*chosen, len(keys)] for chosen in sets]
             keys.append(scalars[subquery.span])
         unique, unique_sets = distinct_keys([k for k in keys if k is not None], sets)
-        grouping = Grouping(unique, collected, env.diagnostics, unique_sets)
+        hopping = hopped(rel, unique, env.diagnostics)
+        if hopping is None:
+            return None
+        rel, unique, hop_key = hopping
+        grouping = Grouping(unique, collected, env.diagnostics, unique_sets, hop_key)
         lifted = [grouping.lift(expr) for expr in exprs]
         lifted_having = None if having is None else grouping.lift(having)
         if env.has_errors_since(mark):
@@ -302,6 +313,11 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         if lifted_having is not None:
             rel = plan.Filter(rel, lifted_having, rel.columns, lifted_having.span)
         exprs = [expr for expr in lifted if expr is not None]
+    else:
+        for call in (call for expr in exprs for call in hop_calls(expr)):
+            env.report(needs_hop(call))
+        if env.has_errors_since(mark):
+            return None
     fields = tuple(
         plan.Field(name, e.type, e.nullable) for e, name in zip(exprs, names, strict=True)
     )

@@ -1,7 +1,10 @@
 """Time bucketing: FLOOR/CEIL(ts TO unit), TUMBLE_START/TUMBLE_END, EXTRACT.
 
 Windows are aligned to 1970-01-01 00:00:00. `TUMBLE(ts, INTERVAL ...)` is only
-allowed in GROUP BY, where it stands for the window start.
+allowed in GROUP BY, where it stands for the window start. So is Calcite's
+`HOP(ts, slide, size)`, whose rows are in several windows each: a query grouped by
+it reads its FROM through a `Hop` node (semantic/grouping.py), and HOP_START /
+HOP_END mean nothing outside such a query.
 """
 
 from __future__ import annotations
@@ -27,7 +30,10 @@ DATE_PART_FUNCTIONS = {
     "dayofweek": "dow",
     "dayofyear": "doy",
 }
-WINDOW_FUNCTIONS = ("tumble", "tumble_start", "tumble_end")
+WINDOW_FUNCTIONS = ("tumble", "tumble_start", "tumble_end", "hop", "hop_start", "hop_end")
+GROUP_WINDOWS = ("tumble", "hop")  # in GROUP BY, each is its window's start
+# A window's end: its start plus its size (the argument at that position).
+WINDOW_ENDS = {"tumble_end": ("tumble_start", 1), "hop_end": ("hop_start", 2)}
 # TIMESTAMPADD(unit, n, t) and TIMESTAMPDIFF(unit, t1, t2), as Calcite has them.
 TIMESTAMP_ARITHMETIC = ("timestampadd", "timestampdiff")
 ARITHMETIC_UNITS = (
@@ -109,46 +115,60 @@ def window_call(
     call: ast.FunctionCall,
     args: tuple[plan.Expr, ...],
     group_by: bool,
+    selecting: bool,
     diagnostics: list[Diagnostic],
 ) -> plan.Expr | None:
-    """TUMBLE_START(ts, i), TUMBLE_END(ts, i), and TUMBLE(ts, i) in GROUP BY."""
+    """TUMBLE_START(ts, size), TUMBLE_END(...), and TUMBLE(ts, size) in GROUP BY; the
+    same for HOP(ts, slide, size). Each may end with the windows' alignment.
+    `selecting`: in a SELECT list or HAVING, where HOP_START and HOP_END can be."""
     name = call.name.value.lower()
     shown = name.upper()
-    if name == "tumble" and not group_by:
-        message = "Not supported yet: TUMBLE(...) outside GROUP BY"
+    family = name.split("_")[0]  # tumble or hop
+    if family == "hop" and name != "hop" and not (selecting or group_by):
+        message = f"{shown}(...) is a group's window: it can be in a SELECT list or HAVING"
+        hint = "group by HOP(...) with the same arguments"
+        diagnostics.append(error(Code.AGGREGATE_MISUSE, message, call.span, hint=hint))
+        return None
+    if name in GROUP_WINDOWS and not group_by:
+        message = f"Not supported yet: {shown}(...) outside GROUP BY"
+        written = "INTERVAL ..." if name == "tumble" else "slide, size"
         diagnostics.append(
             error(
                 Code.NOT_SUPPORTED,
                 message,
                 call.span,
-                hint="use it in GROUP BY and TUMBLE_START(...) in the select list, "
-                "or FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL ...))",
+                hint=f"use it in GROUP BY and {shown}_START(...) in the select list, "
+                f"or FROM TABLE({shown}(TABLE t, DESCRIPTOR(ts), {written}))",
             )
         )
         return None
-    if call.star or call.distinct or len(args) not in (2, 3):
+    sizes = 1 if family == "tumble" else 2  # TUMBLE: size; HOP: slide, size
+    if call.star or call.distinct or len(args) not in (1 + sizes, 2 + sizes):
+        intervals = "an INTERVAL literal" if sizes == 1 else "two INTERVAL literals (slide, size)"
         message = (
-            f"{shown} expects 2 or 3 arguments: a TIMESTAMP, an INTERVAL literal and "
-            "optionally the windows' alignment (an INTERVAL offset or a TIME of day)"
+            f"{shown} expects {1 + sizes} or {2 + sizes} arguments: a TIMESTAMP, {intervals} "
+            "and optionally the windows' alignment (an INTERVAL offset or a TIME of day)"
         )
         diagnostics.append(error(Code.UNKNOWN_FUNCTION, message, call.span))
         return None
-    time, size, *align = args
+    time, *lengths = args[: 1 + sizes]
+    align = args[1 + sizes :]
     if time.type != types.TIMESTAMP:
         message = f"{shown} expects a TIMESTAMP, found {time.type}"
         diagnostics.append(error(Code.TYPE_MISMATCH, message, time.span))
         return None
-    if interval_micros(size) is None:
-        message = f"{shown} expects a positive INTERVAL DAY TO SECOND literal as its size"
-        diagnostics.append(error(Code.TYPE_MISMATCH, message, size.span))
-        return None
+    for length, role in zip(lengths, ("size",) if sizes == 1 else ("slide", "size"), strict=True):
+        if interval_micros(length) is None:
+            message = f"{shown} expects a positive INTERVAL DAY TO SECOND literal as its {role}"
+            diagnostics.append(error(Code.TYPE_MISMATCH, message, length.span))
+            return None
     offsets = [window_offset(a) for a in align]
     if None in offsets:
         message = f"{shown} expects an INTERVAL DAY TO SECOND or TIME literal as its alignment"
         diagnostics.append(error(Code.TYPE_MISMATCH, message, align[0].span))
         return None
-    function = "tumble_end" if name == "tumble_end" else "tumble_start"
-    arguments = (time, size, *(o for o in offsets if o is not None))
+    function = name if name in WINDOW_ENDS else f"{family}_start"
+    arguments = (time, *lengths, *(o for o in offsets if o is not None))
     return plan.Call(function, arguments, types.TIMESTAMP, time.nullable, call.span)
 
 
