@@ -160,12 +160,23 @@ def _micros(value: Any) -> int:
     return value
 
 
+def _instant(time: Column) -> Column:
+    """A TIMESTAMP (without a time zone) as Spark's instant, for its epoch functions: the
+    same wall time, as the session's time zone is UTC."""
+    return time.cast("timestamp")
+
+
+def _micros_of_minute(args: list[Column]) -> Column:
+    """The seconds of a TIMESTAMP or TIME with their fraction, in microseconds."""
+    return F.pmod(F.unix_micros(_instant(args[0])), F.lit(60_000_000))
+
+
 def _tumble_start(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     """The start of the window of `size` (raw[1]) holding the time: windows start at
     offset + k * size (raw[2], 0 when absent)."""
     size = _micros(raw[1].get("value"))
     offset = _micros(raw[2].get("value")) if len(raw) > 2 else 0
-    micros = F.unix_micros(args[0].cast("timestamp"))
+    micros = F.unix_micros(_instant(args[0]))
     start = micros - F.pmod(micros - F.lit(offset), F.lit(size))
     return F.timestamp_micros(start).cast(T.TimestampNTZType())
 
@@ -227,6 +238,11 @@ SCALAR: dict[str, Scalar] = {
     "extract_hour": lambda a, r: F.hour(a[0]),
     "extract_minute": lambda a, r: F.minute(a[0]),
     "extract_second": lambda a, r: F.second(a[0]),
+    "extract_millisecond": lambda a, r: F.floor(_micros_of_minute(a) / 1000),
+    "extract_microsecond": lambda a, r: _micros_of_minute(a),
+    "extract_epoch": lambda a, r: (
+        F.unix_date(a[0]) * 86400 if r[0]["type"] == "DATE" else F.unix_seconds(_instant(a[0]))
+    ),
     "timestampadd": lambda a, r: F.timestamp_add(
         r[0]["value"], a[1], a[2].cast(T.TimestampNTZType())
     ),

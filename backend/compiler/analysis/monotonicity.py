@@ -2,7 +2,7 @@
 
 An expression is monotone here when it is a non-decreasing function of
 columns that have waterlines and of constants: `FLOOR(ts TO HOUR)`,
-`ts + INTERVAL '1' HOUR`, `TIMESTAMPADD(HOUR, 1, ts)`, `YEAR(ts)`,
+`ts + INTERVAL '1' HOUR`, `TIMESTAMPADD(HOUR, 1, ts)`, `YEAR(ts)`, `EXTRACT(EPOCH FROM ts)`,
 `TUMBLE_START(ts, ...)`, a window bound, a widening cast. Then a waterline of
 its input gives it one too.
 """
@@ -13,7 +13,7 @@ from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 
 _ORDER_PRESERVING = frozenset(
-    ("floor_time", "ceil_time", "tumble_start", "tumble_end", "extract_year")
+    ("floor_time", "ceil_time", "tumble_start", "tumble_end", "extract_year", "extract_epoch")
 )
 
 

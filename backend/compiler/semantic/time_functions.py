@@ -19,10 +19,12 @@ from backend.compiler.syntax import ast
 
 FLOOR_UNITS = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
 # EXTRACT's units, as Calcite names them: WEEK is the ISO week (1-53), DOW the day of
-# the week from 1 (Sunday) to 7 (Saturday), DOY the day of the year (1-366).
+# the week from 1 (Sunday) to 7 (Saturday), DOY the day of the year (1-366);
+# MILLISECOND and MICROSECOND the seconds with their fraction, in those units (0 to
+# 59,999 and 0 to 59,999,999); EPOCH the seconds since 1970-01-01 00:00:00.
 DATE_UNITS = ("year", "quarter", "month", "week", "day", "dow", "doy")
-TIME_UNITS = ("hour", "minute", "second")
-EXTRACT_UNITS = DATE_UNITS + TIME_UNITS
+TIME_UNITS = ("hour", "minute", "second", "millisecond", "microsecond")
+EXTRACT_UNITS = DATE_UNITS + TIME_UNITS + ("epoch",)
 # Functions that are EXTRACT of one unit: YEAR(ts) is EXTRACT(YEAR FROM ts).
 DATE_PART_FUNCTIONS = {
     **{unit: unit for unit in ("year", "quarter", "month", "week", "hour", "minute", "second")},
@@ -101,7 +103,7 @@ def date_part(
     """EXTRACT(unit FROM operand) (`shown` names it in errors), or None after an error."""
     allowed = {
         types.TypeKind.TIMESTAMP: EXTRACT_UNITS,
-        types.TypeKind.DATE: DATE_UNITS,
+        types.TypeKind.DATE: (*DATE_UNITS, "epoch"),
         types.TypeKind.TIME: TIME_UNITS,
     }
     if unit not in allowed.get(operand.type.kind, ()):

@@ -15,7 +15,10 @@ CREATE VIEW parts AS SELECT
     YEAR(ts) AS y, QUARTER(ts) AS q, MONTH(ts) AS m, WEEK(ts) AS w, DAYOFMONTH(ts) AS dm,
     DAYOFWEEK(ts) AS dw, DAYOFYEAR(ts) AS dy, HOUR(ts) AS h, MINUTE(ts) AS mi, SECOND(ts) AS s,
     EXTRACT(WEEK FROM d) AS dw_week, EXTRACT(DOW FROM d) AS d_dow, EXTRACT(DOY FROM d) AS d_doy,
-    EXTRACT(QUARTER FROM d) AS d_q, EXTRACT(HOUR FROM tm) AS tm_h, SECOND(tm) AS tm_s
+    EXTRACT(QUARTER FROM d) AS d_q, EXTRACT(HOUR FROM tm) AS tm_h, SECOND(tm) AS tm_s,
+    EXTRACT(MILLISECOND FROM ts) AS ms, EXTRACT(MICROSECOND FROM ts) AS us,
+    EXTRACT(MILLISECOND FROM tm) AS tm_ms, EXTRACT(EPOCH FROM ts) AS epoch,
+    EXTRACT(EPOCH FROM d) AS d_epoch
 FROM t;
 """
 
@@ -24,7 +27,7 @@ def test_date_parts_of_a_timestamp_a_date_and_a_time(spark: SparkSession) -> Non
     plan = compile_program(PROGRAM).to_json()["plan"]
     # 2024-12-31 is a Tuesday in ISO week 1 of 2025, the 366th day of a leap year;
     # 2023-01-01 is a Sunday in ISO week 52 of 2022.
-    row = {"ts": "2024-12-31 10:20:30", "d": "2023-01-01", "tm": "23:59:58"}
+    row = {"ts": "2024-12-31 10:20:30.123456", "d": "2023-01-01", "tm": "23:59:58.5"}
     deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
     [change] = deltas["parts"]
     assert change["insert"] == {
@@ -44,6 +47,11 @@ def test_date_parts_of_a_timestamp_a_date_and_a_time(spark: SparkSession) -> Non
         "d_q": 1,
         "tm_h": 23,
         "tm_s": 58,
+        "ms": 30123,  # the seconds with their fraction, as Calcite's MILLISECOND
+        "us": 30123456,
+        "tm_ms": 58500,
+        "epoch": 1735640430,  # 2024-12-31 00:00:00 is 1,735,603,200 s after 1970
+        "d_epoch": 1672531200,
     }
 
 

@@ -27,7 +27,8 @@ def test_every_unit_of_extract_and_its_function_is_a_bigint() -> None:
         "EXTRACT(DOW FROM d) AS dow, EXTRACT(DOY FROM ts) AS doy, YEAR(d) AS y, "
         "QUARTER(ts) AS q2, MONTH(d) AS m, WEEK(ts) AS w2, DAYOFMONTH(d) AS dm, "
         "DAYOFWEEK(ts) AS dw, DAYOFYEAR(d) AS dy, HOUR(tm) AS h, MINUTE(ts) AS mi, "
-        "SECOND(tm) AS sec FROM t;"
+        "SECOND(tm) AS sec, EXTRACT(EPOCH FROM d) AS e, EXTRACT(MILLISECOND FROM tm) AS ms, "
+        "EXTRACT(MICROSECOND FROM ts) AS us FROM t;"
     )
     columns = _columns(sql)
     assert {type_ for _, type_, _ in columns} == {"BIGINT"}
@@ -43,6 +44,8 @@ def test_every_unit_of_extract_and_its_function_is_a_bigint() -> None:
         ("SELECT EXTRACT(DOW FROM tm) FROM t", "Cannot EXTRACT DOW from TIME"),
         ("SELECT YEAR(s) FROM t", "Cannot YEAR from VARCHAR"),
         ("SELECT EXTRACT(FORTNIGHT FROM ts) FROM t", "Cannot EXTRACT FORTNIGHT"),
+        ("SELECT EXTRACT(EPOCH FROM tm) FROM t", "Cannot EXTRACT EPOCH from TIME"),
+        ("SELECT EXTRACT(MILLISECOND FROM d) FROM t", "Cannot EXTRACT MILLISECOND from DATE"),
         ("SELECT YEAR(ts, d) FROM t", "YEAR expects 1 argument"),
         ("SELECT MONTH(*) FROM t", "MONTH expects 1 argument"),
     ],
