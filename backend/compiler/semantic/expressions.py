@@ -536,6 +536,8 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         return ctx.windows.bind(call, ctx, depth)
     if name in functions.AGGREGATE_FUNCTIONS:
         return _aggregate_call(call, ctx, depth)
+    if name in functions.GROUPING_FUNCTIONS and not call.name.quoted:
+        return _grouping_call(call, ctx, depth)
     if name in time_functions.WINDOW_FUNCTIONS and not call.name.quoted:
         bound = [bind_expr(arg, ctx, depth) for arg in args]
         present = tuple(arg for arg in bound if arg is not None)
@@ -635,6 +637,24 @@ def _timestamp_arithmetic_call(
 
 def _bind_args(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> None:
     _bind_parts((*call.args, call.filter), ctx, depth)
+
+
+def _grouping_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """GROUPING(k, ...): its keys are checked, and its value made, as a grouped SELECT
+    is lifted over its aggregate (semantic/grouping.py)."""
+    shown = call.name.value.upper()
+    if ctx.aggregates is None:
+        message = f"{shown}(...) is allowed only in the SELECT list or HAVING of a grouped query"
+        ctx.report(Code.AGGREGATE_MISUSE, message, call.span)
+        return None
+    if call.star or call.distinct or not call.args or call.filter is not None:
+        ctx.report(Code.UNKNOWN_FUNCTION, f"{shown} expects GROUP BY keys", call.span)
+        return None
+    bound = [bind_expr(arg, ctx, depth) for arg in call.args]
+    present = tuple(arg for arg in bound if arg is not None)
+    if len(present) < len(bound):
+        return None
+    return plan.Call("grouping", present, types.BIGINT, False, call.span)
 
 
 def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:

@@ -83,11 +83,14 @@ NOT_YET_FUNCTIONS = frozenset((
     "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
     "first_value", "last_value", "nth_value", "truncate",
     "now", "current_timestamp", "current_date",
-    "current_time", "localtimestamp", "localtime", "hop", "session", "hop_start", "hop_end",
+    "current_time", "localtimestamp", "localtime", "session",
     "session_start", "session_end", "snapshot",
     "search_key", "to_changelog", "from_changelog", "descriptor",
-    "regexp_extract", "split", "sha1", "sha256", "grouping", "grouping_id",
+    "regexp_extract", "split", "sha1", "sha256",
 ))
+# GROUPING(k, ...) (GROUPING_ID is the same, as in Calcite): which of the keys the
+# group's grouping set leaves out, as bits (semantic/grouping.py).
+GROUPING_FUNCTIONS = frozenset(("grouping", "grouping_id"))
 # fmt: on
 
 # Bare words that SQL treats as functions without parentheses.

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
 from backend.compiler.semantic.aggregates import shape
 from backend.compiler.semantic.time_functions import WINDOW_ENDS, interval_micros
 from backend.compiler.source import Span
@@ -64,6 +65,7 @@ def distinct_keys(
 
 
 HOPS = ("hop_start", "hop_end")
+GROUPED_ONLY = (*HOPS, "grouping")  # calls that only a grouped query's keys give a value
 
 
 def hopped(
@@ -100,27 +102,31 @@ def hopped(
     return rel, (*keys[:position], start, *keys[position + 1 :]), {shape(call): position}
 
 
-def needs_hop(call: plan.Call) -> Diagnostic:
-    message = f"{call.function.upper()}(...) needs GROUP BY HOP(...) with the same arguments"
+def needs_grouping(call: plan.Call) -> Diagnostic:
+    """The error for a call of GROUPED_ONLY that no key of the query gives a value."""
+    if call.function == "grouping":
+        message = "GROUPING(...) needs a GROUP BY, and GROUP BY keys as its arguments"
+    else:
+        message = f"{call.function.upper()}(...) needs GROUP BY HOP(...) with the same arguments"
     return error(Code.NOT_GROUPED, message, call.span)
 
 
-def hop_calls(expr: plan.Expr) -> Iterator[plan.Call]:
-    """The HOP_START(...) and HOP_END(...) calls in `expr`."""
+def grouped_only_calls(expr: plan.Expr) -> Iterator[plan.Call]:
+    """The calls in `expr` that mean something only in a grouped query (GROUPED_ONLY)."""
     match expr:
         case plan.Call():
-            if expr.function in HOPS:
+            if expr.function in GROUPED_ONLY:
                 yield expr
             for arg in expr.args:
-                yield from hop_calls(arg)
+                yield from grouped_only_calls(arg)
         case plan.Cast():
-            yield from hop_calls(expr.operand)
+            yield from grouped_only_calls(expr.operand)
         case plan.Case():
             for condition, result in expr.whens:
-                yield from hop_calls(condition)
-                yield from hop_calls(result)
+                yield from grouped_only_calls(condition)
+                yield from grouped_only_calls(result)
             if expr.else_ is not None:
-                yield from hop_calls(expr.else_)
+                yield from grouped_only_calls(expr.else_)
 
 
 @dataclass
@@ -133,6 +139,9 @@ class Grouping:
     # Expressions that are a key without being equal to it: GROUP BY HOP(...)'s call,
     # now the window_start key (`hopped`), by shape.
     windows: Mapping[object, int] = field(default_factory=dict)
+    # Whether GROUPING(...) reads which keys each row's set leaves out: a column after
+    # the aggregates, whose bit i is 1 when the set leaves key i out.
+    reads_grouping: bool = False
     _positions: dict[object, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -153,7 +162,8 @@ class Grouping:
         aggregates = tuple(
             plan.Field(f"agg{i}", agg.type, agg.nullable) for i, agg in enumerate(self.aggregates)
         )
-        return keys + aggregates
+        grouping = (plan.Field("grouping", types.BIGINT, False),) if self.reads_grouping else ()
+        return keys + aggregates + grouping
 
     def node(self, source: plan.Rel, span: Span) -> plan.Rel:
         if self.sets is None:
@@ -175,9 +185,13 @@ class Grouping:
                 exprs.append(plan.ColumnRef(at, column.name, column.type, column.nullable, span))
             else:
                 exprs.append(plan.Literal(None, column.type, True, span))
-        for i, column in enumerate(fields[len(self.keys) :]):
+        width = len(self.keys) + len(self.aggregates)
+        for i, column in enumerate(fields[len(self.keys) : width]):
             at = len(keys) + i
             exprs.append(plan.ColumnRef(at, column.name, column.type, column.nullable, span))
+        if self.reads_grouping:
+            left_out = sum(2**i for i in range(len(self.keys)) if i not in chosen)
+            exprs.append(plan.Literal(left_out, types.BIGINT, False, span))
         return plan.Project(aggregate, tuple(exprs), fields, span)
 
     def lift(self, expr: plan.Expr) -> plan.Expr | None:
@@ -236,14 +250,45 @@ class Grouping:
                 column = self.fields[start]
                 ref = plan.ColumnRef(start, column.name, column.type, column.nullable, call.span)
                 return plan.Call("add", (ref, call.args[size]), call.type, call.nullable, call.span)
+        if call.function == "grouping":
+            return self._grouping(call)
         if call.function in HOPS:  # a row is in several windows: which one, the key says
-            self.diagnostics.append(needs_hop(call))
+            self.diagnostics.append(needs_grouping(call))
             return None
         args = [self.lift(arg) for arg in call.args]
         present = tuple(arg for arg in args if arg is not None)
         if len(present) < len(args):
             return None
         return _nullable_if(replace(call, args=present), call.args, present)
+
+    def _grouping(self, call: plan.Call) -> plan.Expr | None:
+        """GROUPING(a, b, ...): a bit for each argument, the first the highest, 1 when the
+        row's grouping set leaves that key out (its NULL is a subtotal's)."""
+        positions = [self._positions.get(shape(arg)) for arg in call.args]
+        for arg, position in zip(call.args, positions, strict=True):
+            if position is None:
+                self.diagnostics.append(needs_grouping(replace(call, span=arg.span)))
+                return None
+        if self.sets is None:  # one way of grouping: no key is ever left out
+            return plan.Literal(0, types.BIGINT, False, call.span)
+        self.reads_grouping = True
+        at = len(self.keys) + len(self.aggregates)
+        left_out = plan.ColumnRef(at, "grouping", types.BIGINT, False, call.span)
+        value: plan.Expr | None = None
+        for position in positions:
+            assert position is not None
+            shifted = _arithmetic("div", left_out, 2**position)
+            bit = _arithmetic("mod", shifted, 2)
+            value = bit if value is None else _arithmetic("add", _arithmetic("mul", value, 2), bit)
+        assert value is not None
+        return value
+
+
+def _arithmetic(function: str, left: plan.Expr, right: int | plan.Expr) -> plan.Expr:
+    """A BIGINT `left` (function) `right`, never NULL."""
+    if isinstance(right, int):
+        right = plan.Literal(right, types.BIGINT, False, left.span)
+    return plan.Call(function, (left, right), types.BIGINT, False, left.span)
 
 
 def _nullable_if(

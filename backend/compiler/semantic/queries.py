@@ -19,9 +19,9 @@ from backend.compiler.semantic.from_clause import bind_from
 from backend.compiler.semantic.grouping import (
     Grouping,
     distinct_keys,
-    hop_calls,
+    grouped_only_calls,
     hopped,
-    needs_hop,
+    needs_grouping,
     written_keys,
 )
 from backend.compiler.semantic.pushdown import pushed_into_joins
@@ -314,8 +314,8 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             rel = plan.Filter(rel, lifted_having, rel.columns, lifted_having.span)
         exprs = [expr for expr in lifted if expr is not None]
     else:
-        for call in (call for expr in exprs for call in hop_calls(expr)):
-            env.report(needs_hop(call))
+        for call in (call for expr in exprs for call in grouped_only_calls(expr)):
+            env.report(needs_grouping(call))
         if env.has_errors_since(mark):
             return None
     fields = tuple(

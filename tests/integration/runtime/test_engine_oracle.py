@@ -303,7 +303,10 @@ COMPILED_ONLY = [
         "SELECT g, x % 2, MAX(id), COUNT(x) FROM t GROUP BY GROUPING SETS ((g, x % 2), (g), ()) "
         "HAVING COUNT(*) > 1",
     ),
-    ("cube", "SELECT g, x, MIN(id) FROM t WHERE id > 1 GROUP BY CUBE(g, x)"),
+    (
+        "cube",
+        "SELECT g, x, MIN(id), GROUPING(g, x), GROUPING(x) FROM t WHERE id > 1 GROUP BY CUBE(g, x)",
+    ),
     (
         "filtered",
         "SELECT g, COUNT(*) FILTER (WHERE x > 3), SUM(x) FILTER (WHERE id % 2 = 0), "

@@ -73,6 +73,43 @@ def test_a_column_outside_every_set_is_not_grouped() -> None:
     assert errors_of(DDL + "CREATE VIEW v AS SELECT x FROM t GROUP BY ROLLUP(a, b);") == [
         ("SQL214", "Column 'x' must appear in GROUP BY or be used in an aggregate function")
     ]
-    assert errors_of(DDL + "CREATE VIEW v AS SELECT GROUPING(a) FROM t GROUP BY ROLLUP(a);") == [
-        ("SQL401", "Not supported yet: function GROUPING")
-    ]
+
+
+def test_each_set_says_which_keys_it_leaves_out_when_grouping_is_read() -> None:
+    query, nullable = _view(
+        "SELECT a, GROUPING(a, b) AS both_, GROUPING_ID(b) AS b_out, COUNT(*) AS n FROM t "
+        "GROUP BY ROLLUP(a, b)"
+    )
+    # Bit i is key i: the set (a, b) leaves nothing out, (a) leaves out b, () both.
+    left_out = [node["exprs"][-1]["value"] for node in plan_nodes(query, "union")[0]["inputs"]]
+    assert left_out == [0, 2, 3]
+    assert nullable == {"a": True, "both_": False, "b_out": False, "n": False}
+    plain, _ = _view("SELECT a, GROUPING(a) AS g FROM t GROUP BY a")
+    assert plain["exprs"][1] == {"kind": "literal", "value": 0, "type": "BIGINT"}
+    ungrouped, _ = _view("SELECT a, b, COUNT(*) AS n FROM t GROUP BY ROLLUP(a, b)")
+    assert all(len(n["exprs"]) == 3 for n in plan_nodes(ungrouped, "union")[0]["inputs"])
+
+
+@pytest.mark.parametrize(
+    ("sql", "error"),
+    [
+        (
+            "SELECT a, GROUPING(x) FROM t GROUP BY ROLLUP(a)",
+            ("SQL214", "GROUPING(...) needs a GROUP BY, and GROUP BY keys as its arguments"),
+        ),
+        (
+            "SELECT GROUPING(a) FROM t",
+            ("SQL214", "GROUPING(...) needs a GROUP BY, and GROUP BY keys as its arguments"),
+        ),
+        (
+            "SELECT a FROM t WHERE GROUPING(a) = 0 GROUP BY a",
+            (
+                "SQL213",
+                "GROUPING(...) is allowed only in the SELECT list or HAVING of a grouped query",
+            ),
+        ),
+        ("SELECT a, GROUPING() FROM t GROUP BY a", ("SQL207", "GROUPING expects GROUP BY keys")),
+    ],
+)
+def test_grouping_reads_only_keys_of_a_grouped_query(sql: str, error: tuple[str, str]) -> None:
+    assert errors_of(DDL + f"CREATE VIEW v AS {sql};") == [error]
