@@ -296,6 +296,14 @@ class Lowering:
         return rule(self, rel, key)
 
 
+def side_state(key: str, side: str) -> str:
+    """The state key of the rows a two-sided node (a join, INTERSECT / EXCEPT) stores of
+    one side. It is not `key.side`, the key that side's input is lowered with: an input
+    with state of its own (a DISTINCT or GROUP BY subquery, joined as it is) keeps that
+    state under `key.side`, and the two would be added up as one multiset."""
+    return f"{key}.{side}#rows"
+
+
 def _union(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     columns = rel["columns"]
     parts = [ctx.rel(child, f"{key}.u{index}") for index, child in enumerate(rel["inputs"])]
@@ -483,11 +491,11 @@ def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     outer = kind != "inner"
     old_left = old_right = None
     if right_changed or outer:
-        old_left = ctx.stored(key + ".l", left_types)
+        old_left = ctx.stored(side_state(key, "l"), left_types)
     if left_changed or outer:
-        old_right = shifted(ctx.stored(key + ".r", right_types), nr, nl)
-    ctx.save(key + ".l", d_left, left_types)
-    ctx.save(key + ".r", d_right_plain, right_types)
+        old_right = shifted(ctx.stored(side_state(key, "r"), right_types), nr, nl)
+    ctx.save(side_state(key, "l"), d_left, left_types)
+    ctx.save(side_state(key, "r"), d_right_plain, right_types)
     d_right = shifted(d_right_plain, nr, nl)
     condition = join_condition(rel)
 
@@ -575,8 +583,8 @@ def _set_difference(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFram
     changes, stored = {}, {}
     for side in ("left", "right"):
         changes[side] = _cast(ctx.rel(rel[side], f"{key}.{side}"), rel["columns"])
-        stored[side] = ctx.stored(f"{key}.{side}", types)
-        ctx.save(f"{key}.{side}", changes[side], types)
+        stored[side] = ctx.stored(side_state(key, side), types)
+        ctx.save(side_state(key, side), changes[side], types)
     affected = unioned([changes["left"].select(*columns), changes["right"].select(*columns)])
     affected = affected.distinct()
     # Per row and side, its count before the step and after it, as four summed columns.
@@ -783,8 +791,8 @@ def _semi_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     sides = {}
     for side, types in (("left", left_types), ("right", right_types)):
         change = ctx.rel(rel[side], f"{key}.{side}")
-        old = ctx.stored(f"{key}.{side}", types)
-        ctx.save(f"{key}.{side}", change, types)
+        old = ctx.stored(side_state(key, side), types)
+        ctx.save(side_state(key, side), change, types)
         columns = names(len(types))
         sides[side] = (present(old, columns), present(unioned([old, change]), columns))
     before = _kept_left(sides["left"][0], sides["right"][0], rel)

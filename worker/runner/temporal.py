@@ -41,6 +41,7 @@ from worker.runner.incremental import (
     same_rows,
     semi,
     shifted,
+    side_state,
     types_of,
     unioned,
 )
@@ -128,8 +129,8 @@ def _temporal_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame
     version, keys = int(rel["version"]), list(rel["key"])
     history_types = version_types(right_columns)
     d_left = ctx.rel(rel["left"], key + ".l")
-    old_left = ctx.stored(key + ".l", left_types)
-    ctx.save(key + ".l", d_left, left_types)
+    old_left = ctx.stored(side_state(key, "l"), left_types)
+    ctx.save(side_state(key, "l"), d_left, left_types)
     d_versions = versions(ctx, rel["right"]["relation"], version, keys)
     old_versions = ctx.stored(key + ".h", history_types)
     ctx.save(key + ".h", d_versions, history_types)

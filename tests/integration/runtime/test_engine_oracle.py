@@ -335,6 +335,12 @@ COMPILED_ONLY = [
         "SELECT id, g, EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name <> 'bo') FROM t "
         "WHERE EXISTS (SELECT * FROM u WHERE g = t.g) OR x > 7",
     ),
+    # A stateful subquery joined as it is: its state and the join's stored side apart.
+    (
+        "distinct_joined",
+        "SELECT t.id, d.g FROM t LEFT JOIN (SELECT DISTINCT g FROM u) d ON t.g = d.g",
+    ),
+    ("distinct_except", "SELECT DISTINCT g FROM t EXCEPT ALL SELECT g FROM u WHERE name <> 'bo'"),
     (
         "scalar_grouped",
         "SELECT g, SUM(x), (SELECT MAX(name) FROM u) FROM t GROUP BY g "
