@@ -134,7 +134,9 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             if operand is None:
                 return None
             return time_functions.extract(expr, operand, ctx.diagnostics)
-        case ast.Subquery() | ast.Exists() if ctx.scalars and expr.span in ctx.scalars:
+        case ast.Subquery() | ast.Exists() | ast.InSubquery() | ast.QuantifiedComparison() if (
+            ctx.scalars and expr.span in ctx.scalars
+        ):
             return ctx.scalars[expr.span]
         case _:
             _not_supported_expression(expr, ctx, depth)

@@ -208,6 +208,12 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     selected = [item.expr for item in select.items if not isinstance(item, ast.StarItem)]
     in_output = scalar_subqueries([*selected, *having_exprs])
     in_where = scalar_subqueries(list(plain))
+    compared = [q for q in in_output if isinstance(q, ast.InSubquery | ast.QuantifiedComparison)]
+    if compared and (select.group_by is not None or select.having is not None):
+        # Its value is the FROM row's: a grouped query would have to group by it.
+        construct = "IN, ANY or ALL (subquery) as a value in an aggregating SELECT"
+        env.not_supported(construct, compared[0].span)
+        return None
     scalars: Scalars = {}
     from_width = len(from_.source.columns) if from_.source is not None else 0
     if from_.source is not None and (in_where or in_output):

@@ -35,22 +35,27 @@ from backend.compiler.semantic.correlation import all_of, syntax_nodes
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.scope import Scope
-from backend.compiler.semantic.subqueries import BindFrom, BindQuery, conjuncts
+from backend.compiler.semantic.subqueries import BindFrom, BindQuery, compared_value, conjuncts
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
 Scalars = dict[Span, plan.Expr]  # a subquery's span -> its value, over the joined row
 
 
-def scalar_subqueries(exprs: list[ast.Expr | None]) -> list[ast.Subquery | ast.Exists]:
-    """The scalar subqueries and EXISTS written in `exprs` (not those inside other
+# A subquery with a value in an expression: a scalar subquery, EXISTS, and x [NOT] IN
+# (SELECT ...), x op ANY | ALL (SELECT ...) (subqueries.compared_value).
+Valued = ast.Subquery | ast.Exists | ast.InSubquery | ast.QuantifiedComparison
+
+
+def scalar_subqueries(exprs: list[ast.Expr | None]) -> list[Valued]:
+    """The subqueries with a value written in `exprs` (not those inside other
     subqueries)."""
     return [node for expr in exprs if expr is not None for node in _subqueries(expr)]
 
 
-def _subqueries(expr: ast.Expr) -> Iterator[ast.Subquery | ast.Exists]:
+def _subqueries(expr: ast.Expr) -> Iterator[Valued]:
     for node in syntax_nodes(expr):
-        if isinstance(node, ast.Subquery | ast.Exists):
+        if isinstance(node, Valued):
             yield node
 
 
@@ -98,7 +103,7 @@ def _counted(exists: ast.Exists) -> ast.Subquery | None:
 
 
 def join_scalars(
-    subqueries: list[ast.Subquery | ast.Exists],
+    subqueries: list[Valued],
     source: plan.Rel,
     scope: Scope,
     env: Environment,
@@ -111,12 +116,15 @@ def join_scalars(
     scalars: Scalars = {}
     complete = True
     for written in subqueries:
-        if isinstance(written, ast.Exists):
-            exists = _exists(written, rel, scope, env, binders)
-            if exists is None:
+        if isinstance(written, ast.Exists | ast.InSubquery | ast.QuantifiedComparison):
+            if isinstance(written, ast.Exists):
+                valued = _exists(written, rel, scope, env, binders)
+            else:
+                valued = compared_value(written, rel, scope, env, binders[0])
+            if valued is None:
                 complete = False
             else:
-                rel, scalars[written.span] = exists
+                rel, scalars[written.span] = valued
             continue
         subquery = written
         correlation = _correlation(subquery, rel, scope, env, binders[1])

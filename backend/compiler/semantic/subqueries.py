@@ -76,6 +76,34 @@ def _compared(
     IN and ANY keep the rows for which some y makes the comparison TRUE (a semi
     join); ALL keeps those for which no y makes it FALSE or UNKNOWN (an anti join
     on `(x op y) IS NOT TRUE`), so ALL over no rows is TRUE."""
+    bound = _operand_and_subquery(expr, scope, env, bind_query)
+    if bound is None:
+        return None
+    operand, right = bound
+    column = right.columns[0]
+    width = len(left.columns)
+    value = plan.ColumnRef(width, column.name, column.type, column.nullable, expr.query.span)
+    if isinstance(expr, ast.InSubquery):
+        condition = plan.Call("eq", (operand, value), types.BOOLEAN, True, expr.span)
+        kind = "not_in" if expr.negated else "semi"
+        return plan.SemiJoin(kind, left, right, condition, left.columns, expr.span)
+    compared = plan.Call(COMPARISONS[expr.op], (operand, value), types.BOOLEAN, True, expr.span)
+    if expr.quantifier == "any":
+        return plan.SemiJoin("semi", left, right, compared, left.columns, expr.span)
+    false = plan.Literal(False, types.BOOLEAN, False, expr.span)
+    holds = plan.Call("coalesce", (compared, false), types.BOOLEAN, False, expr.span)
+    fails = plan.Call("not", (holds,), types.BOOLEAN, False, expr.span)
+    return plan.SemiJoin("anti", left, right, fails, left.columns, expr.span)
+
+
+def _operand_and_subquery(
+    expr: ast.InSubquery | ast.QuantifiedComparison,
+    scope: Scope,
+    env: Environment,
+    bind_query: BindQuery,
+) -> tuple[plan.Expr, plan.Rel] | None:
+    """The compared value, bound over `scope`, and the (uncorrelated) subquery of one
+    column of a comparable type; None after reporting an error."""
     shown = "IN" if isinstance(expr, ast.InSubquery) else f"{expr.op} {expr.quantifier.upper()}"
     ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE")
     operand = bind_expr(expr.operand, ctx)
@@ -102,19 +130,95 @@ def _compared(
             )
         )
         return None
-    width = len(left.columns)
-    value = plan.ColumnRef(width, column.name, column.type, column.nullable, expr.query.span)
-    if isinstance(expr, ast.InSubquery):
-        condition = plan.Call("eq", (operand, value), types.BOOLEAN, True, expr.span)
-        kind = "not_in" if expr.negated else "semi"
-        return plan.SemiJoin(kind, left, right, condition, left.columns, expr.span)
-    compared = plan.Call(COMPARISONS[expr.op], (operand, value), types.BOOLEAN, True, expr.span)
-    if expr.quantifier == "any":
-        return plan.SemiJoin("semi", left, right, compared, left.columns, expr.span)
-    false = plan.Literal(False, types.BOOLEAN, False, expr.span)
-    holds = plan.Call("coalesce", (compared, false), types.BOOLEAN, False, expr.span)
-    fails = plan.Call("not", (holds,), types.BOOLEAN, False, expr.span)
-    return plan.SemiJoin("anti", left, right, fails, left.columns, expr.span)
+    return operand, right
+
+
+def compared_value(
+    expr: ast.InSubquery | ast.QuantifiedComparison,
+    rel: plan.Rel,
+    scope: Scope,
+    env: Environment,
+    bind_query: BindQuery,
+) -> tuple[plan.Rel, plan.Expr] | None:
+    """`x [NOT] IN (SELECT y ...)` or `x op ANY | ALL (SELECT y ...)` as a value (under
+    OR, in the select list): `rel` joined with what the subquery's rows say of it, and
+    the value, TRUE, FALSE or NULL as SQL has it.
+
+    The subquery is summed up in one row (its rows, its values that are not NULL, and
+    for an order comparison their least and greatest), and for IN its distinct values
+    are left-joined on `x = y`. Then, as SQL says: over no rows, ANY (IN) is FALSE
+    and ALL TRUE; for a NULL x, NULL; when some y decides it (makes the comparison
+    TRUE for ANY, FALSE for ALL), that; else NULL if a y is NULL, else as over no rows."""
+    bound = _operand_and_subquery(expr, scope, env, bind_query)
+    if bound is None:
+        return None
+    x, right = bound
+    span = expr.span
+    y_field = right.columns[0]
+    y = plan.ColumnRef(0, y_field.name, y_field.type, y_field.nullable, span)
+    # IN, = ANY, and NOT IN, <> ALL (negated): whether x is one of the values.
+    membership = isinstance(expr, ast.InSubquery) or (
+        COMPARISONS[expr.op],
+        expr.quantifier,
+    ) in (("eq", "any"), ("ne", "all"))
+    counts = [plan.AggCall("count_star", (), False, types.BIGINT, False, span)]
+    counts.append(plan.AggCall("count", (y,), False, types.BIGINT, False, span))
+    if not membership:
+        counts += [plan.AggCall(f, (y,), False, y.type, True, span) for f in ("min", "max")]
+    fields = tuple(plan.Field(f"s{i}", c.type, c.nullable) for i, c in enumerate(counts))
+    # ANY's answer when some y decides it; ALL's is the opposite (and IN is ANY).
+    any_ = membership or (isinstance(expr, ast.QuantifiedComparison) and expr.quantifier == "any")
+    summary = plan.Aggregate(right, (), tuple(counts), fields, span)
+    width = len(rel.columns)
+    joined: plan.Rel = plan.Join("inner", rel, summary, None, (*rel.columns, *fields), span)
+    total, present, *extremes = (
+        plan.ColumnRef(width + i, f.name, f.type, f.nullable, span) for i, f in enumerate(fields)
+    )
+    if membership:  # x = some y: the distinct values, left-joined on it
+        nulls_out = plan.Filter(right, _call("is_not_null", y), right.columns, span)
+        values = plan.Distinct(nulls_out, right.columns, span)
+        at = len(joined.columns)
+        found_y = plan.ColumnRef(at, y.name, y.type, True, span)
+        columns = (*joined.columns, replace(y_field, nullable=True))
+        joined = plan.Join("left", joined, values, _call("eq", x, found_y), columns, span)
+        decides = _call("is_not_null", found_y)
+    else:
+        assert isinstance(expr, ast.QuantifiedComparison)
+        least, greatest = extremes
+        function = COMPARISONS[expr.op]
+        if function in ("eq", "ne"):  # some y differs from x
+            decides = _call("or", _call("ne", least, x), _call("ne", greatest, x))
+        elif any_:  # x > ANY: x > the least y
+            extreme = least if function in ("gt", "ge") else greatest
+            decides = _call(function, x, extreme)
+        else:  # x > ALL is FALSE when x > the greatest y is
+            extreme = greatest if function in ("gt", "ge") else least
+            decides = _call("not", _call(function, x, extreme))
+    empty = plan.Literal(not any_, types.BOOLEAN, False, span)
+    null = plan.Literal(None, types.BOOLEAN, True, span)
+    zero = plan.Literal(0, types.BIGINT, False, span)
+    value: plan.Expr = plan.Case(
+        (
+            (_call("eq", total, zero), empty),
+            (_call("is_null", x), null),
+            (decides, plan.Literal(any_, types.BOOLEAN, False, span)),
+            (_call("gt", total, present), null),
+        ),
+        empty,
+        types.BOOLEAN,
+        True,
+        span,
+    )
+    negated = expr.negated if isinstance(expr, ast.InSubquery) else expr.quantifier == "all"
+    if membership and negated:  # NOT IN, <> ALL: not IN
+        value = _call("not", value)
+    return joined, value
+
+
+def _call(function: str, *args: plan.Expr) -> plan.Call:
+    """A BOOLEAN call (NULL when an argument may be)."""
+    nullable = function not in ("is_null", "is_not_null") and any(a.nullable for a in args)
+    return plan.Call(function, args, types.BOOLEAN, nullable, args[0].span)
 
 
 def _exists(

@@ -342,6 +342,14 @@ COMPILED_ONLY = [
     ),
     ("distinct_except", "SELECT DISTINCT g FROM t EXCEPT ALL SELECT g FROM u WHERE name <> 'bo'"),
     (
+        "quantified_values",
+        "SELECT id, g IN (SELECT g FROM u), x NOT IN (SELECT CHAR_LENGTH(name) FROM u), "
+        "x > ANY (SELECT CHAR_LENGTH(name) FROM u), x <= ALL (SELECT CHAR_LENGTH(name) FROM u "
+        "WHERE g <> 'a'), g = ALL (SELECT g FROM u WHERE name <> 'bo'), g <> ANY (SELECT g "
+        "FROM u), g <> ALL (SELECT g FROM u WHERE name = 'bo') FROM t "
+        "WHERE g IN (SELECT g FROM u WHERE name = 'bo') OR x > 4",
+    ),
+    (
         "scalar_grouped",
         "SELECT g, SUM(x), (SELECT MAX(name) FROM u) FROM t GROUP BY g "
         "HAVING COUNT(*) >= (SELECT COUNT(*) FROM u WHERE name <> 'bo')",

@@ -1,4 +1,5 @@
-"""`x op ALL (SELECT ...)` and `x op ANY | SOME (SELECT ...)` as conditions of WHERE."""
+"""`x op ALL (SELECT ...)` and `x op ANY | SOME (SELECT ...)` as conditions of WHERE,
+and with `x [NOT] IN (SELECT ...)` as values (under NOT or OR, in a select list)."""
 
 from __future__ import annotations
 
@@ -59,10 +60,13 @@ def test_all_is_an_anti_join_on_the_comparison_not_being_true() -> None:
             "= ANY compares INTEGER with a subquery of VARCHAR",
         ),
         (
-            "SELECT id FROM t WHERE NOT x > ALL (SELECT y FROM u)",
-            "Not supported yet: ALL (subquery)",
+            "SELECT x, COUNT(*) FROM t GROUP BY x HAVING x IN (SELECT y FROM u)",
+            "Not supported yet: IN, ANY or ALL (subquery) as a value in an aggregating SELECT",
         ),
-        ("SELECT x < ANY (SELECT y FROM u) FROM t", "Not supported yet: ANY (subquery)"),
+        (
+            "SELECT id, x > ALL (SELECT y, s FROM u) FROM t",
+            "The subquery of > ALL must return one column, not 2",
+        ),
     ],
 )
 def test_quantified_comparisons_report_their_errors(sql: str, message: str) -> None:
@@ -76,3 +80,24 @@ def test_all_and_any_stay_ordinary_words_elsewhere() -> None:
         "UNION ALL SELECT 1, 2;"
     )
     assert not result.has_errors, result.diagnostics_json()
+
+
+def _value(sql: str) -> dict[str, Any]:
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = result.to_json()["plan"]["views"]
+    return view["query"]
+
+
+def test_a_comparison_as_a_value_reads_a_summary_of_the_subquery() -> None:
+    # x > ANY: the subquery's rows, values and extremes, in one row joined to each row.
+    query = _value("SELECT id, NOT x > ALL (SELECT y FROM u) AS b FROM t")
+    [summary] = plan_nodes(query, "aggregate")
+    assert [a["function"] for a in summary["aggregates"]] == ["count_star", "count", "min", "max"]
+    assert summary["keys"] == [] and plan_nodes(query, "semi") == []
+    # IN: the counts, and the subquery's distinct values left-joined on x = y.
+    query = _value("SELECT id FROM t WHERE x NOT IN (SELECT y FROM u) OR id > 3")
+    [summary] = plan_nodes(query, "aggregate")
+    assert [a["function"] for a in summary["aggregates"]] == ["count_star", "count"]
+    [left] = [j for j in plan_nodes(query, "join") if j["kind"] == "left"]
+    assert left["right"]["op"] == "distinct"
