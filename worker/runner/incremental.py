@@ -44,7 +44,7 @@ LINEAR = frozenset({"scan", "filter", "project"})
 STATISTICS = frozenset({"stddev_samp", "stddev_pop", "var_samp", "var_pop"})
 AGGREGATE_FUNCTIONS = frozenset(
     {"count_star", "count", "sum", "avg", "min", "max", "bool_and", "bool_or", *STATISTICS}
-    | {"arg_max", "arg_min"}
+    | {"arg_max", "arg_min", "bit_and", "bit_or", "bit_xor", "string_agg"}
 )
 
 
@@ -410,6 +410,10 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
             x, y = F.col(positional(arg_index)), F.col(positional(arg_index + 1))
             arg_index += 2
             value = ARG_EXTREMES[function](x, y)
+        elif function == "string_agg":  # (value, separator): a literal, stored as it is
+            x = F.col(positional(arg_index))
+            arg_index += 2
+            value = _string_agg(x, weight, str(agg["args"][1]["value"]), agg["distinct"])
         else:
             x = F.col(positional(arg_index))
             arg_index += 1
@@ -424,6 +428,18 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
         *(F.col(f"__a{i}").alias(positional(key_count + i)) for i in range(len(outputs))),
         F.lit(1).alias(WEIGHT),
     )
+
+
+def _string_agg(x: Column, weight: Column, separator: str, distinct: bool) -> Column:
+    """STRING_AGG: the values that are not NULL, each as many times as its rows hold it
+    (once for DISTINCT), in the order of their text, joined by `separator`."""
+    values = (
+        F.collect_set(x)
+        if distinct
+        else F.flatten(F.collect_list(F.array_repeat(x, weight.cast("int"))))
+    )
+    joined = F.array_join(F.array_sort(values), separator)  # array_join skips NULLs
+    return F.when(F.count(x) > 0, joined)
 
 
 def _arg_extreme(pick: Callable[[Column, Column], Column]) -> Callable[[Column, Column], Column]:
@@ -445,6 +461,10 @@ def _aggregate_function(
         return F.min(x)
     if function in ("max", "bool_or"):
         return F.max(x)
+    if function == "bit_and":  # a value's repeats change neither
+        return F.bit_and(x)
+    if function == "bit_or":
+        return F.bit_or(x)
     if distinct:
         distinct_functions: dict[str, Callable[[Column], Column]] = {
             "count": F.count_distinct,
@@ -455,6 +475,9 @@ def _aggregate_function(
     count = F.coalesce(F.sum(present_weight), F.lit(0))
     if function == "count":
         return count
+    if function == "bit_xor":  # a value held an even number of times cancels out
+        odd = F.bit_xor(F.when(weight % 2 == 1, x))
+        return F.when(count > 0, F.coalesce(odd, F.lit(0)))
     total = F.sum(F.when(x.isNotNull(), x * weight))
     if function == "sum":
         return F.when(count > 0, total)

@@ -2,14 +2,16 @@
 
 COUNT, SUM, AVG, MIN, MAX; the statistics STDDEV_SAMP, STDDEV_POP, VAR_SAMP and
 VAR_POP (STDDEV and VARIANCE are the _SAMP ones); BOOL_AND and BOOL_OR (EVERY and
-SOME are their other names); ARG_MAX and ARG_MIN.
+SOME are their other names); ARG_MAX and ARG_MIN; BIT_AND, BIT_OR and BIT_XOR;
+STRING_AGG (LISTAGG).
 
 Result types: COUNT is BIGINT NOT NULL; SUM of an integer is BIGINT, of a
 DECIMAL(p,s) DECIMAL(38,s) (as in Spark), of a float DOUBLE, of an interval the
 interval; AVG keeps its argument's type (so AVG of INTEGER is an INTEGER,
 truncated, as INTEGER / INTEGER is: Calcite's and Feldera's rule); MIN and MAX
 keep their argument's type; the statistics are DOUBLE (a _SAMP one is NULL over
-fewer than two values); BOOL_AND and BOOL_OR take and give a BOOLEAN. Every
+fewer than two values); BOOL_AND and BOOL_OR take and give a BOOLEAN; the BIT_
+ones take and give an integer type; STRING_AGG gives a VARCHAR. Every
 aggregate except COUNT is nullable (NULL over no rows, or over only NULLs).
 
 `agg(x) FILTER (WHERE c)` is compiled as `agg(CASE WHEN c THEN x END)` (`filtered`).
@@ -31,12 +33,20 @@ BOOLEAN_AGGREGATES = ("bool_and", "bool_or")
 # ClickHouse); of rows equal in `compared`, the largest / smallest value, so the
 # answer does not depend on the rows' order.
 ARG_EXTREMES = ("arg_max", "arg_min")
+BIT_AGGREGATES = ("bit_and", "bit_or", "bit_xor")
+# STRING_AGG(s [, separator]) / LISTAGG: the values that are not NULL, joined by the
+# separator (a string literal, ',' when absent) in the order of their text, so the
+# answer does not depend on the rows' order (SQL leaves that order open).
+STRING_AGGREGATE = "string_agg"
+# Aggregates not computed over a window (OVER) yet.
+NOT_OVER_WINDOWS = (*BIT_AGGREGATES, STRING_AGGREGATE, "listagg")
 # Other spellings of an aggregate: the plan uses the name on the right.
 SPELLINGS = {
     "stddev": "stddev_samp",
     "variance": "var_samp",
     "every": "bool_and",
     "some": "bool_or",
+    "listagg": STRING_AGGREGATE,
 }
 COMPILED = (
     "count",
@@ -47,10 +57,12 @@ COMPILED = (
     *STATISTICS,
     *BOOLEAN_AGGREGATES,
     *ARG_EXTREMES,
+    *BIT_AGGREGATES,
+    STRING_AGGREGATE,
     *SPELLINGS,
 )
 # DISTINCT changes nothing for these (and is dropped); the statistics do not take it yet.
-DISTINCT_IRRELEVANT = ("min", "max", *BOOLEAN_AGGREGATES, *ARG_EXTREMES)
+DISTINCT_IRRELEVANT = ("min", "max", *BOOLEAN_AGGREGATES, *ARG_EXTREMES, "bit_and", "bit_or")
 
 
 def canonical_name(name: str) -> str:
@@ -74,6 +86,8 @@ def aggregate_type(name: str, arg: SqlType | None) -> SqlType | None:
         return types.DOUBLE if types.is_numeric(arg) else None
     if name in BOOLEAN_AGGREGATES:
         return arg if arg.kind is types.TypeKind.BOOLEAN else None
+    if name in BIT_AGGREGATES:
+        return arg if types.is_integer(arg) else None
     if name in ("min", "max"):
         return None if types.is_null(arg) else arg
     if types.is_null(arg):
@@ -107,6 +121,8 @@ def agg_call(
         if types.is_null(args[0].type) or types.is_null(args[1].type):
             return None, f"Cannot apply {shown} to NULL"
         return plan.AggCall(name, args, False, args[0].type, True, call.span), None
+    if name == STRING_AGGREGATE:
+        return _string_agg(call, args)
     if len(args) != 1:
         return None, f"{shown} expects 1 argument, got {len(args)}"
     result = aggregate_type(name, args[0].type)
@@ -115,6 +131,28 @@ def agg_call(
     nullable = name != "count"
     distinct = call.distinct and name not in DISTINCT_IRRELEVANT
     return plan.AggCall(name, args, distinct, result, nullable, call.span), None
+
+
+def _string_agg(
+    call: ast.FunctionCall, args: tuple[plan.Expr, ...]
+) -> tuple[plan.AggCall | None, str | None]:
+    """STRING_AGG(s [, separator]): the separator is the call's second argument, a
+    string literal (',' when not written)."""
+    shown = call.name.value.upper()
+    if len(args) not in (1, 2):
+        return None, f"{shown} expects 1 or 2 arguments (value, separator), got {len(args)}"
+    value = args[0]
+    if not (types.is_string(value.type) or types.is_null(value.type)):
+        return None, f"Cannot apply {shown} to {value.type}: it joins strings"
+    if len(args) == 2:
+        separator = args[1]
+        if not (isinstance(separator, plan.Literal) and isinstance(separator.value, str)):
+            return None, f"{shown}'s separator must be a string literal"
+    else:
+        separator = plan.Literal(",", types.VARCHAR, False, call.span)
+    return plan.AggCall(
+        STRING_AGGREGATE, (value, separator), call.distinct, types.VARCHAR, True, call.span
+    ), None
 
 
 def filtered(agg: plan.AggCall, condition: plan.Expr) -> plan.AggCall:
@@ -132,9 +170,12 @@ def filtered(agg: plan.AggCall, condition: plan.Expr) -> plan.AggCall:
     if agg.function == "count_star":
         one = plan.Literal(1, types.INTEGER, False, agg.span)
         agg = replace(agg, function="count", args=(one,))
-    *rest, arg = agg.args  # ARG_MAX's rows count by their `compared`, its last argument
+    # The argument whose NULL leaves a row out: ARG_MAX's `compared` (its last), the
+    # value of the others (STRING_AGG's first, before its separator).
+    at = len(agg.args) - 1 if agg.function in ARG_EXTREMES else 0
+    arg = agg.args[at]
     case = plan.Case(((condition, arg),), None, arg.type, True, condition.span)
-    return replace(agg, args=(*rest, case))
+    return replace(agg, args=(*agg.args[:at], case, *agg.args[at + 1 :]))
 
 
 def agg_shape(agg: plan.AggCall) -> object:

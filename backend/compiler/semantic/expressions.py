@@ -672,7 +672,10 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
     if call.name.value.lower() not in aggregates.COMPILED:
         ctx.not_supported(f"aggregate function {shown}", call.span)
         return None
-    if call.distinct and aggregates.canonical_name(call.name.value) in aggregates.STATISTICS:
+    if call.distinct and aggregates.canonical_name(call.name.value) in (
+        *aggregates.STATISTICS,
+        "bit_xor",
+    ):
         ctx.not_supported(f"{shown}(DISTINCT ...)", call.span)
         return None
     inner = replace(ctx, aggregates=None, aggregate_clause="an aggregate", group_by=False)

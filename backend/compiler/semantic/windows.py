@@ -135,6 +135,9 @@ def _bind_call(
     if call.distinct or call.filter is not None:
         ctx.not_supported(f"{shown}(DISTINCT or FILTER ...) OVER", call.span)
         return None
+    if name in aggregates.NOT_OVER_WINDOWS:
+        ctx.not_supported(f"{shown}(...) OVER", call.span)
+        return None
     if not spec.order_by:
         spec = replace(spec, order_by=_by_rowtime(spec, ctx.scope))
     args = [bind_expr(arg, ctx, depth) for arg in call.args]

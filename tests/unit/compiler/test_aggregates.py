@@ -78,6 +78,12 @@ def test_statistics_and_boolean_aggregates_run_over_windows() -> None:
             "Aggregate functions are not allowed in FILTER: SUM",
         ),
         ("SELECT SUM(x) FILTER (WHERE y > 1) FROM t", "SQL202", "Unknown column 'y'"),
+        ("SELECT BIT_AND(f) FROM t", "SQL206", "Cannot apply BIT_AND to DOUBLE"),
+        ("SELECT BIT_XOR(DISTINCT x) FROM t", "SQL401", "BIT_XOR(DISTINCT ...)"),
+        ("SELECT STRING_AGG(x) FROM t", "SQL206", "Cannot apply STRING_AGG to INTEGER"),
+        ("SELECT LISTAGG(s, g) FROM t", "SQL206", "LISTAGG's separator must be a string literal"),
+        ("SELECT STRING_AGG(s, ',', ';') FROM t", "SQL206", "STRING_AGG expects 1 or 2 arguments"),
+        ("SELECT STRING_AGG(s) OVER (PARTITION BY g) FROM t", "SQL401", "STRING_AGG(...) OVER"),
     ],
 )
 def test_wrong_arguments_are_errors(sql: str, code: str, message: str) -> None:
@@ -127,3 +133,35 @@ def test_arg_max_and_arg_min_give_the_value_s_type() -> None:
     ]
     # FILTER leaves out the rows by their compared value: its CASE is the last argument.
     assert calls[2]["args"][0]["kind"] == "column" and calls[2]["args"][1]["kind"] == "case"
+
+
+def test_bit_aggregates_keep_the_integer_type_and_string_agg_takes_its_separator() -> None:
+    compiled = _compiled(
+        "SELECT g, BIT_AND(x) AS a, BIT_OR(DISTINCT x) AS o, BIT_XOR(x) AS x, "
+        "STRING_AGG(s, '; ') AS joined, LISTAGG(DISTINCT s) AS listed, "
+        "STRING_AGG(s) FILTER (WHERE ok) AS kept FROM t GROUP BY g"
+    )
+    [view] = [r for r in compiled["catalog"]["relations"] if r["name"] == "v"]
+    types = {c["name"]: c["type"] for c in view["columns"]}
+    assert types == {
+        "g": "VARCHAR",
+        "a": "INTEGER",
+        "o": "INTEGER",
+        "x": "INTEGER",
+        "joined": "VARCHAR",
+        "listed": "VARCHAR",
+        "kept": "VARCHAR",
+    }
+    [aggregate] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
+    calls = aggregate["aggregates"]
+    assert [(a["function"], a["distinct"]) for a in calls] == [
+        ("bit_and", False),
+        ("bit_or", False),  # a repeated value changes nothing
+        ("bit_xor", False),
+        ("string_agg", False),
+        ("string_agg", True),
+        ("string_agg", False),
+    ]
+    assert [c["args"][1]["value"] for c in calls[3:]] == ["; ", ",", ","]
+    # FILTER leaves out the rows by their value, STRING_AGG's first argument.
+    assert calls[5]["args"][0]["kind"] == "case" and calls[5]["args"][1]["kind"] == "literal"

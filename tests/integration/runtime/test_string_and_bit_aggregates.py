@@ -1,0 +1,76 @@
+"""STRING_AGG (LISTAGG) and the BIT_ aggregates under inserts and deletes: a group's
+value is made again from the rows it holds after each step."""
+
+import json
+from typing import Any
+
+from pyspark.sql import SparkSession
+
+from worker.replay import compile_with_queries, replay
+
+PROGRAM = """
+CREATE TABLE u (g VARCHAR, name VARCHAR, n INT);
+CREATE VIEW names AS SELECT g, STRING_AGG(name, '|') AS all_names,
+  LISTAGG(DISTINCT name) AS distinct_names,
+  STRING_AGG(name, ', ') FILTER (WHERE name <> 'bo') AS not_bo
+FROM u GROUP BY g;
+CREATE VIEW bits AS SELECT g, BIT_AND(n) AS a, BIT_OR(n) AS o, BIT_XOR(n) AS x
+FROM u GROUP BY g;
+"""
+
+
+def row(g: str | None, name: str | None, n: int | None) -> dict[str, Any]:
+    return {"g": g, "name": name, "n": n}
+
+
+def contents_by_step(spark: SparkSession, steps: list[list[dict[str, Any]]]) -> list[dict]:
+    """Each view's rows after each step: its changes added up."""
+    result = compile_with_queries(PROGRAM, [])
+    assert not result.has_errors, result.diagnostics
+    lines = [json.dumps({"u": step}) for step in steps]
+    records = list(replay(spark, result.to_json()["plan"], lines))
+    totals: dict[str, dict[str, int]] = {"names": {}, "bits": {}}
+    after: list[dict[str, list[dict[str, Any]]]] = []
+    for step in range(1, len(steps) + 1):
+        for record in (r for r in records if r["step"] == step and "view" in r):
+            rows = totals[record["view"]]
+            for change in record["changes"]:
+                kind, value = next(iter(change.items()))
+                key = json.dumps(value, sort_keys=True)
+                rows[key] = rows.get(key, 0) + (1 if kind == "insert" else -1)
+        after.append(
+            {
+                view: sorted(
+                    (json.loads(k) for k, n in rows.items() for _ in range(n)),
+                    key=lambda r: str(r["g"]),
+                )
+                for view, rows in totals.items()
+            }
+        )
+    return after
+
+
+def test_string_agg_joins_the_values_a_group_holds_in_the_order_of_their_text(
+    spark: SparkSession,
+) -> None:
+    first = [row("a", "bo", 6), row("a", "ann", 3), row("a", "bo", 6), row("a", None, None)]
+    first.append(row("b", None, 5))
+    second = [{"delete": row("a", "bo", 6)}, {"insert": row("b", "cy", 1)}]
+    after = contents_by_step(spark, [[{"insert": r} for r in first], second])
+    assert after[0]["names"] == [
+        {"g": "a", "all_names": "ann|bo|bo", "distinct_names": "ann,bo", "not_bo": "ann"},
+        {"g": "b", "all_names": None, "distinct_names": None, "not_bo": None},
+    ]
+    assert after[1]["names"] == [
+        {"g": "a", "all_names": "ann|bo", "distinct_names": "ann,bo", "not_bo": "ann"},
+        {"g": "b", "all_names": "cy", "distinct_names": "cy", "not_bo": "cy"},
+    ]
+    # 6 = 110, 3 = 011: AND 010, OR 111; XOR of 6, 3, 6 is 3, then of 6, 3 is 5.
+    assert after[0]["bits"] == [
+        {"g": "a", "a": 2, "o": 7, "x": 3},
+        {"g": "b", "a": 5, "o": 5, "x": 5},
+    ]
+    assert after[1]["bits"] == [
+        {"g": "a", "a": 2, "o": 7, "x": 5},
+        {"g": "b", "a": 1, "o": 5, "x": 4},
+    ]
