@@ -445,23 +445,36 @@ def _negate(expr: plan.Expr) -> plan.Expr:
 def _like(expr: ast.Like, ctx: ExprContext, depth: int) -> plan.Expr | None:
     """`operand LIKE pattern [ESCAPE 'c']`: a call of `like` with the escape character
     as a third argument, a one-character literal (without ESCAPE no character escapes,
-    as in the SQL standard: a backslash is an ordinary character)."""
+    as in the SQL standard: a backslash is an ordinary character). ILIKE, as in
+    PostgreSQL, is LIKE of both sides in lower case."""
     operand = bind_expr(expr.operand, ctx, depth)
     pattern = bind_expr(expr.pattern, ctx, depth)
     escape = None if expr.escape is None else bind_expr(expr.escape, ctx, depth)
     if operand is None or pattern is None or (expr.escape is not None and escape is None):
         return None
+    shown = "ILIKE" if expr.case_insensitive else "LIKE"
     for side in (operand, pattern):
         if not (types.is_string(side.type) or types.is_null(side.type)):
             ctx.report(
-                Code.TYPE_MISMATCH, f"LIKE expects VARCHAR operands, found {side.type}", side.span
+                Code.TYPE_MISMATCH,
+                f"{shown} expects VARCHAR operands, found {side.type}",
+                side.span,
             )
             return None
-    args: tuple[plan.Expr, ...] = (operand, pattern)
-    if escape is not None:
-        if not _check_escape(escape, pattern, ctx):
-            return None
-        args = (*args, escape)
+    if escape is not None and not _check_escape(escape, pattern, ctx):
+        return None
+    if expr.case_insensitive:  # both sides in lower case, and the escape character
+        operand, pattern = (
+            side
+            if types.is_null(side.type)
+            else plan.Call("lower", (side,), side.type, side.nullable, side.span)
+            for side in (operand, pattern)
+        )
+        if isinstance(escape, plan.Literal) and isinstance(escape.value, str):
+            escape = replace(escape, value=escape.value.lower())
+    args: tuple[plan.Expr, ...] = (
+        (operand, pattern) if escape is None else (operand, pattern, escape)
+    )
     nullable = operand.nullable or pattern.nullable
     like = plan.Call("like", args, types.BOOLEAN, nullable, expr.span)
     return _negate(like) if expr.negated else like

@@ -187,6 +187,7 @@ class Like:
     escape: Expr | None
     negated: bool
     span: Span
+    case_insensitive: bool = False  # ILIKE
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,8 @@ _WORD_PRECEDENCE = {
     "between": MEMBERSHIP,
     "in": MEMBERSHIP,
     "like": MEMBERSHIP,
-    "not": MEMBERSHIP,  # only as NOT BETWEEN / NOT IN / NOT LIKE, see _infix
+    "ilike": MEMBERSHIP,
+    "not": MEMBERSHIP,  # only as NOT BETWEEN / NOT IN / NOT [I]LIKE, see _infix
 }
 
 INTERVAL_UNITS = {
@@ -112,7 +113,8 @@ def _infix(c: Cursor, left: ast.Expr, min_precedence: int) -> ast.Expr | None:
         precedence = _WORD_PRECEDENCE.get(token.value)
         following = c.peek()
         if token.value == "not" and not (
-            following.kind is TokenKind.WORD and following.value in ("between", "in", "like")
+            following.kind is TokenKind.WORD
+            and following.value in ("between", "in", "like", "ilike")
         ):
             return None  # a NOT here starts no infix operator: let the caller decide
     else:
@@ -173,10 +175,12 @@ def _membership(c: Cursor, left: ast.Expr) -> ast.Expr:
         c.expect_word("and")
         high = parse_expr(c, CONCAT)
         return ast.Between(left, low, high, negated, Span(start, high.span.end))
-    if c.accept_word("like"):
-        pattern = parse_expr(c, CONCAT)
-        escape = parse_expr(c, CONCAT) if c.accept_word("escape") else None
-        return ast.Like(left, pattern, escape, negated, Span(start, c.previous_end))
+    for word in ("like", "ilike"):
+        if c.accept_word(word):
+            pattern = parse_expr(c, CONCAT)
+            escape = parse_expr(c, CONCAT) if c.accept_word("escape") else None
+            span = Span(start, c.previous_end)
+            return ast.Like(left, pattern, escape, negated, span, word == "ilike")
     c.expect_word("in")
     c.expect_symbol("(")
     if c.at_word(*_QUERY_START):

@@ -317,7 +317,8 @@ COMPILED_ONLY = [
         # Without ESCAPE a backslash is an ordinary character (Spark's LIKE escapes by it).
         "like_escape",
         "SELECT name, name LIKE 'a%', name || '%' LIKE '%!%' ESCAPE '!', "
-        "name || '\\' LIKE '%\\', name NOT LIKE '_n!_' ESCAPE '!' FROM u",
+        "name || '\\' LIKE '%\\', name NOT LIKE '_n!_' ESCAPE '!', UPPER(name) ILIKE 'A%', "
+        "name NOT ILIKE '%O' FROM u",
     ),
     (
         "scalar_select",

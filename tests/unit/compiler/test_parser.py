@@ -46,7 +46,8 @@ def shape(expr: ast.Expr) -> str:
         case ast.InList():
             return f"({shape(expr.operand)} IN {[shape(i) for i in expr.items]})"
         case ast.Like():
-            return f"({shape(expr.operand)} {'NOT ' * expr.negated}LIKE {shape(expr.pattern)})"
+            word = "ILIKE" if expr.case_insensitive else "LIKE"
+            return f"({shape(expr.operand)} {'NOT ' * expr.negated}{word} {shape(expr.pattern)})"
         case ast.StringLiteral():
             return repr(expr.value)
     raise AssertionError(expr)
@@ -69,6 +70,7 @@ def shape(expr: ast.Expr) -> str:
         ("a BETWEEN 1 AND 2 AND c", "((a BETWEEN 1 AND 2) and c)"),
         ("a BETWEEN b + 1 AND c * 2", "(a BETWEEN (b + 1) AND (c * 2))"),
         ("a NOT LIKE 'x' OR b", "((a NOT LIKE 'x') or b)"),
+        ("a NOT ILIKE 'x' AND b ILIKE c", "((a NOT ILIKE 'x') and (b ILIKE c))"),
         ("a IN (1, 2) AND b", "((a IN ['1', '2']) and b)"),
         ("(a + b) * c", "((a + b) * c)"),
         ("t.a % 2", "(t.a % 2)"),
