@@ -222,6 +222,15 @@ def _round(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     return F.round(args[0], scale)
 
 
+def _truncate(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """TRUNCATE(x [, n]): toward zero, to n decimal places."""
+    scale = raw[1].get("value") if len(args) > 1 else 0
+    if not isinstance(scale, int):
+        raise LoweringError("TRUNCATE's scale must be an integer literal")
+    places = F.lit(scale)
+    return F.when(args[0] >= 0, F.floor(args[0], places)).otherwise(F.ceil(args[0], places))
+
+
 Scalar = Callable[[list[Column], list[Mapping[str, Any]]], Column]
 SCALAR: dict[str, Scalar] = {
     "tumble_start": _tumble_start,
@@ -253,6 +262,7 @@ SCALAR: dict[str, Scalar] = {
     "greatest": lambda a, r: F.greatest(*a),
     "least": lambda a, r: F.least(*a),
     "round": _round,
+    "truncate": _truncate,
     "floor": lambda a, r: F.floor(a[0]),
     "ceil": lambda a, r: F.ceil(a[0]),
     "power": lambda a, r: F.pow(a[0], a[1]),

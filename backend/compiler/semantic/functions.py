@@ -43,6 +43,10 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     **{name: Arity(1, 1) for name in ("floor", "ceil", "ceiling", "sqrt", "exp", "ln", "log10")},
     "sign": Arity(1, 1),
     "round": Arity(1, 2),
+    # TRUNCATE(x [, n]) (TRUNC too, as DuckDB and PostgreSQL spell it): x cut toward
+    # zero to n decimal places (n < 0: to tens, hundreds, ...), of x's type.
+    "truncate": Arity(1, 2),
+    "trunc": Arity(1, 2),
     "power": Arity(2, 2),
     "mod": Arity(2, 2),
     **{name: Arity(1, 1) for name in ("char_length", "character_length", "length", "initcap")},
@@ -81,7 +85,7 @@ AGGREGATE_FUNCTIONS = frozenset((
 # fmt: off
 NOT_YET_FUNCTIONS = frozenset((
     "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
-    "first_value", "last_value", "nth_value", "truncate",
+    "first_value", "last_value", "nth_value",
     "now", "current_timestamp", "current_date",
     "current_time", "localtimestamp", "localtime", "session",
     "session_start", "session_end", "snapshot",
@@ -199,14 +203,17 @@ def _numeric(result: SqlType | None) -> Typing:
     return typed
 
 
-def _round(
+def _to_scale(
     name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:
+    """ROUND / TRUNCATE(x [, n]): n, the decimal places, an integer constant."""
     if len(args) == 2 and not (
         isinstance(args[1], plan.Literal) and isinstance(args[1].value, int)
     ):
-        _mismatch(diagnostics, "ROUND's second argument must be an integer constant", args[1])
+        message = f"{name.upper()}'s second argument must be an integer constant"
+        _mismatch(diagnostics, message, args[1])
         return None
+    name = "truncate" if name == "trunc" else name
     return _numeric(None)(name, args, span, diagnostics)
 
 
@@ -290,7 +297,9 @@ def _regexp_replace(
 _TYPED: dict[str, Typing] = {
     **{name: _numeric(None) for name in ("floor", "ceil", "ceiling", "sign")},
     **{name: _numeric(types.DOUBLE) for name in ("sqrt", "exp", "ln", "log10", "power")},
-    "round": _round,
+    "round": _to_scale,
+    "truncate": _to_scale,
+    "trunc": _to_scale,
     "mod": _mod,
     **{name: _strings(types.INTEGER) for name in ("char_length", "character_length", "length")},
     "position": _strings(types.INTEGER),

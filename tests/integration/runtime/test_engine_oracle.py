@@ -226,7 +226,8 @@ COMPILED_ONLY = [
     (
         "numbers",
         "SELECT id, x, MOD(x, 4), GREATEST(x, 3), LEAST(x, 3), NULLIF(x, 3), POWER(x, 2), "
-        "SIGN(x - 5), ABS(x - 5), SQRT(x), LN(x), FLOOR(SQRT(x)), CEIL(SQRT(x)) FROM t",
+        "SIGN(x - 5), ABS(x - 5), SQRT(x), LN(x), FLOOR(SQRT(x)), CEIL(SQRT(x)), "
+        "TRUNC(SQRT(x) - 2, 1), TRUNC(x * 7 - 30, -1) FROM t",
     ),
     (
         "windows",
