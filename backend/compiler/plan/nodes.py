@@ -449,19 +449,23 @@ def children(rel: Rel) -> tuple[Rel, ...]:
             return (rel.input,)
 
 
-def columns_read(expr: Expr) -> Iterator[int]:
-    """The positions of the input columns `expr` reads."""
+def subexpressions(expr: Expr) -> Iterator[Expr]:
+    """`expr` and every expression inside it, each before its parts."""
+    yield expr
     match expr:
-        case ColumnRef():
-            yield expr.index
         case Call():
             for arg in expr.args:
-                yield from columns_read(arg)
+                yield from subexpressions(arg)
         case Cast():
-            yield from columns_read(expr.operand)
+            yield from subexpressions(expr.operand)
         case Case():
             for condition, result in expr.whens:
-                yield from columns_read(condition)
-                yield from columns_read(result)
+                yield from subexpressions(condition)
+                yield from subexpressions(result)
             if expr.else_ is not None:
-                yield from columns_read(expr.else_)
+                yield from subexpressions(expr.else_)
+
+
+def columns_read(expr: Expr) -> Iterator[int]:
+    """The positions of the input columns `expr` reads."""
+    return (e.index for e in subexpressions(expr) if isinstance(e, ColumnRef))

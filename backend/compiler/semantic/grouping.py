@@ -113,20 +113,9 @@ def needs_grouping(call: plan.Call) -> Diagnostic:
 
 def grouped_only_calls(expr: plan.Expr) -> Iterator[plan.Call]:
     """The calls in `expr` that mean something only in a grouped query (GROUPED_ONLY)."""
-    match expr:
-        case plan.Call():
-            if expr.function in GROUPED_ONLY:
-                yield expr
-            for arg in expr.args:
-                yield from grouped_only_calls(arg)
-        case plan.Cast():
-            yield from grouped_only_calls(expr.operand)
-        case plan.Case():
-            for condition, result in expr.whens:
-                yield from grouped_only_calls(condition)
-                yield from grouped_only_calls(result)
-            if expr.else_ is not None:
-                yield from grouped_only_calls(expr.else_)
+    for part in plan.subexpressions(expr):
+        if isinstance(part, plan.Call) and part.function in GROUPED_ONLY:
+            yield part
 
 
 @dataclass
