@@ -337,6 +337,14 @@ COMPILED_ONLY = [
         "SELECT id, g, EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name <> 'bo') FROM t "
         "WHERE EXISTS (SELECT * FROM u WHERE g = t.g) OR x > 7",
     ),
+    (
+        # Spark's constraint propagation failed on this plan (session.py).
+        "right_joins_over_a_having",
+        "SELECT a.g, a.c, b.id FROM (SELECT a.g AS g, a.c AS c FROM (SELECT g, c FROM "
+        "(SELECT g, COUNT(*) AS c FROM t GROUP BY g) q WHERE c > 1) a RIGHT JOIN "
+        "(SELECT g FROM u) b ON a.g = b.g) a RIGHT JOIN (SELECT g, id FROM t WHERE x > 2) b "
+        "ON a.g = b.g",
+    ),
     # A stateful subquery joined as it is: its state and the join's stored side apart.
     (
         "distinct_joined",
