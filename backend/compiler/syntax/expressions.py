@@ -2,7 +2,7 @@
 
 Operator precedence follows PostgreSQL, lowest first:
 
-    OR < AND < NOT < IS < comparisons < BETWEEN IN LIKE < || < + - < * / % < unary -
+    OR < AND < NOT < IS < comparisons < BETWEEN IN LIKE < || < + - < * / % < unary - < ::
 
 Binary operators are left-associative and parsed with precedence climbing, so a
 long `a + b + c ...` chain costs no recursion.
@@ -102,7 +102,18 @@ def _prefix(c: Cursor) -> ast.Expr:
         op: Literal["-", "+"] = "-" if c.advance().value == "-" else "+"
         operand = parse_expr(c, UNARY)
         return ast.UnaryOp(op, operand, Span(start, operand.span.end))
-    return _primary(c)
+    return _cast_shorthand(c, _primary(c))
+
+
+def _cast_shorthand(c: Cursor, operand: ast.Expr) -> ast.Expr:
+    """PostgreSQL's `x::type` (Feldera's too): CAST(x AS type), binding tighter than
+    any operator (`-x::INT` is `-(x::INT)`); `x::A::B` casts twice. Not offered in the
+    lists of what could follow an expression (syntax errors): it is a shorthand."""
+    while c.current.is_symbol("::"):
+        c.advance()
+        type_name = parse_type_name(c)
+        operand = ast.Cast(operand, type_name, Span(operand.span.start, c.previous_end))
+    return operand
 
 
 def _infix(c: Cursor, left: ast.Expr, min_precedence: int) -> ast.Expr | None:

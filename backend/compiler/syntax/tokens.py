@@ -77,7 +77,7 @@ _TOKEN = re.compile(
     | (?P<quoted>"[^"]*(?:""[^"]*)*(?P<quoted_end>")?)
     | (?P<line_comment>--[^\r\n]*)
     | (?P<block_comment>/\*(?:.*?\*/|.*))
-    | (?P<symbol><>|!=|<=|>=|=>|\|\||[-+*/%=<>(),.;\[\]?])  # after comments and numbers: -- /* .5
+    | (?P<symbol><>|!=|<=|>=|=>|\|\||::|[-+*/%=<>(),.;\[\]?])  # after comments and numbers: -- /* .5
     | (?P<end>\Z)
     | (?P<invalid>.)
     )

@@ -50,6 +50,8 @@ def shape(expr: ast.Expr) -> str:
             return f"({shape(expr.operand)} {'NOT ' * expr.negated}{word} {shape(expr.pattern)})"
         case ast.StringLiteral():
             return repr(expr.value)
+        case ast.Cast():
+            return f"CAST({shape(expr.operand)} AS {' '.join(expr.type.words)})"
     raise AssertionError(expr)
 
 
@@ -74,6 +76,10 @@ def shape(expr: ast.Expr) -> str:
         ("a IN (1, 2) AND b", "((a IN ['1', '2']) and b)"),
         ("(a + b) * c", "((a + b) * c)"),
         ("t.a % 2", "(t.a % 2)"),
+        # PostgreSQL's cast shorthand binds tighter than any operator.
+        ("-a::BIGINT * b", "((- CAST(a AS bigint)) * b)"),
+        ("a::VARCHAR::INT", "CAST(CAST(a AS varchar) AS int)"),
+        ("(a + b)::DOUBLE || '1'::DATE", "(CAST((a + b) AS double) || CAST('1' AS date))"),
     ],
 )
 def test_operator_precedence_and_associativity(text: str, grouping: str) -> None:
