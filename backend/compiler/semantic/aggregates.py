@@ -3,7 +3,7 @@
 COUNT, SUM, AVG, MIN, MAX; the statistics STDDEV_SAMP, STDDEV_POP, VAR_SAMP and
 VAR_POP (STDDEV and VARIANCE are the _SAMP ones); BOOL_AND and BOOL_OR (EVERY and
 SOME are their other names); ARG_MAX and ARG_MIN; BIT_AND, BIT_OR and BIT_XOR;
-STRING_AGG (LISTAGG).
+STRING_AGG (LISTAGG); ANY_VALUE.
 
 Result types: COUNT is BIGINT NOT NULL; SUM of an integer is BIGINT, of a
 DECIMAL(p,s) DECIMAL(38,s) (as in Spark), of a float DOUBLE, of an interval the
@@ -47,6 +47,9 @@ SPELLINGS = {
     "every": "bool_and",
     "some": "bool_or",
     "listagg": STRING_AGGREGATE,
+    # ANY_VALUE(x): some value of x in the group (SQL:2023). Weir gives the smallest, so
+    # the answer does not depend on the order rows arrived in.
+    "any_value": "min",
 }
 COMPILED = (
     "count",

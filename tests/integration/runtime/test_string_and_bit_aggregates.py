@@ -1,5 +1,5 @@
-"""STRING_AGG (LISTAGG) and the BIT_ aggregates under inserts and deletes: a group's
-value is made again from the rows it holds after each step."""
+"""STRING_AGG (LISTAGG), the BIT_ aggregates and ANY_VALUE under inserts and deletes: a
+group's value is made again from the rows it holds after each step."""
 
 import json
 from typing import Any
@@ -12,7 +12,8 @@ PROGRAM = """
 CREATE TABLE u (g VARCHAR, name VARCHAR, n INT);
 CREATE VIEW names AS SELECT g, STRING_AGG(name, '|') AS all_names,
   LISTAGG(DISTINCT name) AS distinct_names,
-  STRING_AGG(name, ', ') FILTER (WHERE name <> 'bo') AS not_bo
+  STRING_AGG(name, ', ') FILTER (WHERE name <> 'bo') AS not_bo,
+  ANY_VALUE(name) AS some_name
 FROM u GROUP BY g;
 CREATE VIEW bits AS SELECT g, BIT_AND(n) AS a, BIT_OR(n) AS o, BIT_XOR(n) AS x
 FROM u GROUP BY g;
@@ -57,13 +58,18 @@ def test_string_agg_joins_the_values_a_group_holds_in_the_order_of_their_text(
     first.append(row("b", None, 5))
     second = [{"delete": row("a", "bo", 6)}, {"insert": row("b", "cy", 1)}]
     after = contents_by_step(spark, [[{"insert": r} for r in first], second])
+    # ANY_VALUE is the smallest value: the same whatever order the rows came in.
     assert after[0]["names"] == [
-        {"g": "a", "all_names": "ann|bo|bo", "distinct_names": "ann,bo", "not_bo": "ann"},
-        {"g": "b", "all_names": None, "distinct_names": None, "not_bo": None},
+        {"g": "a", "all_names": "ann|bo|bo", "distinct_names": "ann,bo", "not_bo": "ann"}
+        | {"some_name": "ann"},
+        {"g": "b", "all_names": None, "distinct_names": None, "not_bo": None}
+        | {"some_name": None},
     ]
     assert after[1]["names"] == [
-        {"g": "a", "all_names": "ann|bo", "distinct_names": "ann,bo", "not_bo": "ann"},
-        {"g": "b", "all_names": "cy", "distinct_names": "cy", "not_bo": "cy"},
+        {"g": "a", "all_names": "ann|bo", "distinct_names": "ann,bo", "not_bo": "ann"}
+        | {"some_name": "ann"},
+        {"g": "b", "all_names": "cy", "distinct_names": "cy", "not_bo": "cy"}
+        | {"some_name": "cy"},
     ]
     # 6 = 110, 3 = 011: AND 010, OR 111; XOR of 6, 3, 6 is 3, then of 6, 3 is 5.
     assert after[0]["bits"] == [
