@@ -215,6 +215,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         env.not_supported(construct, compared[0].span)
         return None
     scalars: Scalars = {}
+    correlated: dict[Span, tuple[plan.Expr, ...]] = {}
     from_width = len(from_.source.columns) if from_.source is not None else 0
     if from_.source is not None and (in_where or in_output):
         joined = join_scalars(
@@ -226,7 +227,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         )
         if joined is None:
             return None
-        from_.source, scalars = joined
+        from_.source, scalars, correlated = joined.rel, joined.values, joined.outer
     semi_joins: list[plan.SemiJoin | None] = []
     if plain:
         ctx = ExprContext(
@@ -299,8 +300,10 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
                 in_output[0].span,
             )
             return None
-        # A scalar subquery's value is the same in every row: grouping by it changes
-        # no group, and lets the select list and HAVING use it.
+        # A scalar subquery's value is the same in every row of a group (an uncorrelated
+        # one's in every row; a correlated one's where the outer values it compares
+        # with are grouping keys, checked below): grouping by it changes no group, and
+        # lets the select list and HAVING use it.
         for subquery in in_output:
             if sets is not None:  # in every set
                 sets = [[*chosen, len(keys)] for chosen in sets]
@@ -311,6 +314,9 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             return None
         rel, unique, hop_key = hopping
         grouping = Grouping(unique, collected, env.diagnostics, unique_sets, hop_key)
+        for subquery in in_output:  # reports an outer value that is not a grouping key
+            for outer_value in correlated.get(subquery.span, ()):
+                grouping.lift(outer_value)
         lifted = [grouping.lift(expr) for expr in exprs]
         lifted_having = None if having is None else grouping.lift(having)
         if env.has_errors_since(mark):

@@ -65,8 +65,9 @@ def _exists(
     scope: Scope,
     env: Environment,
     binders: tuple[BindQuery, BindFrom],
-) -> tuple[plan.Rel, plan.Expr] | None:
-    """`rel` joined with the count of `exists`'s rows; whether that count is above 0."""
+) -> tuple[plan.Rel, plan.Expr, tuple[plan.Expr, ...]] | None:
+    """`rel` joined with the count of `exists`'s rows; whether that count is above 0;
+    the outer row's values it compares with (none when uncorrelated)."""
     counted = _counted(exists)
     if counted is None:
         env.not_supported(
@@ -77,8 +78,9 @@ def _exists(
     if joined is None:
         return None
     zero = plan.Literal(0, types.BIGINT, False, exists.span)
-    count = joined[1][counted.span]
-    return joined[0], plan.Call("gt", (count, zero), types.BOOLEAN, False, exists.span)
+    count = joined.values[counted.span]
+    exists_value = plan.Call("gt", (count, zero), types.BOOLEAN, False, exists.span)
+    return joined.rel, exists_value, joined.outer.get(counted.span, ())
 
 
 def _counted(exists: ast.Exists) -> ast.Subquery | None:
@@ -102,25 +104,40 @@ def _counted(exists: ast.Exists) -> ast.Subquery | None:
     return ast.Subquery(replace(query, body=replace(body, items=(item,))), exists.span)
 
 
+@dataclass(frozen=True, slots=True)
+class JoinedScalars:
+    """A FROM joined with the values of its subqueries."""
+
+    rel: plan.Rel
+    values: Scalars  # each value, as an expression over `rel`'s row
+    # A correlated subquery's span -> the outer row's values it compares with: its
+    # value depends on them (in a grouped SELECT, they must be grouping keys).
+    outer: dict[Span, tuple[plan.Expr, ...]]
+
+
 def join_scalars(
     subqueries: list[Valued],
     source: plan.Rel,
     scope: Scope,
     env: Environment,
     binders: tuple[BindQuery, BindFrom],
-) -> tuple[plan.Rel, Scalars] | None:
-    """`source` (whose names are `scope`) joined with the value of each subquery, and
-    each value as an expression over the joined row; None after reporting a subquery
-    that cannot be a value."""
+) -> JoinedScalars | None:
+    """`source` (whose names are `scope`) joined with the value of each subquery; None
+    after reporting a subquery that cannot be a value."""
     rel = source
     scalars: Scalars = {}
+    outer: dict[Span, tuple[plan.Expr, ...]] = {}
     complete = True
     for written in subqueries:
-        if isinstance(written, ast.Exists | ast.InSubquery | ast.QuantifiedComparison):
-            if isinstance(written, ast.Exists):
-                valued = _exists(written, rel, scope, env, binders)
+        if isinstance(written, ast.Exists):
+            exists = _exists(written, rel, scope, env, binders)
+            if exists is None:
+                complete = False
             else:
-                valued = compared_value(written, rel, scope, env, binders[0])
+                rel, scalars[written.span], outer[written.span] = exists
+            continue
+        if isinstance(written, ast.InSubquery | ast.QuantifiedComparison):
+            valued = compared_value(written, rel, scope, env, binders[0])
             if valued is None:
                 complete = False
             else:
@@ -134,6 +151,7 @@ def join_scalars(
                 complete = False
             else:
                 rel, scalars[subquery.span] = joined
+                outer[subquery.span] = correlation.outer
             continue
         value = _value(subquery, env, binders[0])
         if value is None:
@@ -144,7 +162,7 @@ def join_scalars(
             len(rel.columns), field.name, field.type, field.nullable, subquery.span
         )
         rel = plan.Join("inner", rel, value, None, (*rel.columns, field), subquery.span)
-    return (rel, scalars) if complete else None
+    return JoinedScalars(rel, scalars, outer) if complete else None
 
 
 @dataclass(frozen=True, slots=True)

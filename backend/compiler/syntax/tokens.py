@@ -77,7 +77,8 @@ _TOKEN = re.compile(
     | (?P<quoted>"[^"]*(?:""[^"]*)*(?P<quoted_end>")?)
     | (?P<line_comment>--[^\r\n]*)
     | (?P<block_comment>/\*(?:.*?\*/|.*))
-    | (?P<symbol><>|!=|<=|>=|=>|\|\||::|[-+*/%=<>(),.;\[\]?])  # after comments and numbers: -- /* .5
+    # after comments and numbers (-- /* .5); `::` is PostgreSQL's cast
+    | (?P<symbol><>|!=|<=|>=|=>|\|\||::|[-+*/%=<>(),.;\[\]?])
     | (?P<end>\Z)
     | (?P<invalid>.)
     )

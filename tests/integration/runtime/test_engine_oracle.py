@@ -333,6 +333,12 @@ COMPILED_ONLY = [
         "WHERE x > (SELECT MIN(o.x) FROM t AS o WHERE o.g = t.g)",
     ),
     (
+        # Correlated on the grouping key: the same value in every row of a group.
+        "scalar_correlated_grouped",
+        "SELECT g, SUM(x), (SELECT COUNT(*) FROM u WHERE u.g = t.g) FROM t GROUP BY g "
+        "HAVING EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name <> 'bo') OR COUNT(*) > 1",
+    ),
+    (
         "exists_value",
         "SELECT id, g, EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name <> 'bo') FROM t "
         "WHERE EXISTS (SELECT * FROM u WHERE g = t.g) OR x > 7",

@@ -62,14 +62,12 @@ def test_string_agg_joins_the_values_a_group_holds_in_the_order_of_their_text(
     assert after[0]["names"] == [
         {"g": "a", "all_names": "ann|bo|bo", "distinct_names": "ann,bo", "not_bo": "ann"}
         | {"some_name": "ann"},
-        {"g": "b", "all_names": None, "distinct_names": None, "not_bo": None}
-        | {"some_name": None},
+        {"g": "b", "all_names": None, "distinct_names": None, "not_bo": None} | {"some_name": None},
     ]
     assert after[1]["names"] == [
         {"g": "a", "all_names": "ann|bo", "distinct_names": "ann,bo", "not_bo": "ann"}
         | {"some_name": "ann"},
-        {"g": "b", "all_names": "cy", "distinct_names": "cy", "not_bo": "cy"}
-        | {"some_name": "cy"},
+        {"g": "b", "all_names": "cy", "distinct_names": "cy", "not_bo": "cy"} | {"some_name": "cy"},
     ]
     # 6 = 110, 3 = 011: AND 010, OR 111; XOR of 6, 3, 6 is 3, then of 6, 3 is 5.
     assert after[0]["bits"] == [

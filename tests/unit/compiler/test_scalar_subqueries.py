@@ -128,3 +128,35 @@ def test_exists_as_a_value_over_a_grouped_query_is_not_supported() -> None:
             "Not supported yet: EXISTS as a value over a query with GROUP BY, DISTINCT or LIMIT",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT k, (SELECT MAX(y) FROM u WHERE u.k = t.k) AS m FROM t GROUP BY k",
+        "SELECT x % 2 AS p, (SELECT MAX(y) FROM u WHERE u.k = t.x % 2) FROM t GROUP BY x % 2",
+        "SELECT k, COUNT(*) FROM t GROUP BY k HAVING EXISTS (SELECT 1 FROM u WHERE u.k = t.k)",
+    ],
+)
+def test_a_grouped_select_may_correlate_a_subquery_on_its_grouping_keys(sql: str) -> None:
+    # Its value is then the same in every row of a group: one more (hidden) key.
+    grouped = plan_nodes(_query(sql), "aggregate")[0]
+    assert len(grouped["keys"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("sql", "column"),
+    [
+        ("SELECT k, (SELECT MAX(y) FROM u WHERE u.k = t.x) AS m FROM t GROUP BY k", "x"),
+        ("SELECT k, EXISTS (SELECT 1 FROM u WHERE u.y = t.x + 1) AS e FROM t GROUP BY k", "x"),
+        ("SELECT x FROM t GROUP BY x HAVING (SELECT COUNT(*) FROM u WHERE u.k = t.k) > 1", "k"),
+    ],
+)
+def test_a_grouped_select_may_not_correlate_a_subquery_on_other_columns(
+    sql: str, column: str
+) -> None:
+    # Its value would differ between the rows of a group: x is not grouped.
+    errors = errors_of(DDL + f"CREATE VIEW v AS {sql};")
+    assert errors == [
+        ("SQL214", f"Column '{column}' must appear in GROUP BY or be used in an aggregate function")
+    ]
