@@ -87,8 +87,7 @@ NOT_YET_FUNCTIONS = frozenset((
     "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
     "first_value", "last_value", "nth_value",
     "now", "current_timestamp", "current_date",
-    "current_time", "localtimestamp", "localtime", "session",
-    "session_start", "session_end", "snapshot",
+    "current_time", "localtimestamp", "localtime", "snapshot",
     "search_key", "to_changelog", "from_changelog", "descriptor",
     "regexp_extract", "split", "sha1", "sha256",
 ))

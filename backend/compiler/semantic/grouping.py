@@ -64,8 +64,11 @@ def distinct_keys(
     return tuple(unique), tuple(tuple(dict.fromkeys(moved[i] for i in s)) for s in sets)
 
 
-HOPS = ("hop_start", "hop_end")
-GROUPED_ONLY = (*HOPS, "grouping")  # calls that only a grouped query's keys give a value
+# A window's _START / _END whose value a row alone does not give: HOP's (a row is in
+# several windows) and SESSION's (a row's session depends on the rows around it).
+GROUPED_WINDOW_CALLS = ("hop_start", "hop_end", "session_start", "session_end")
+# Calls that only a grouped query's keys give a value.
+GROUPED_ONLY = (*GROUPED_WINDOW_CALLS, "grouping")
 
 
 def hopped(
@@ -107,7 +110,10 @@ def needs_grouping(call: plan.Call) -> Diagnostic:
     if call.function == "grouping":
         message = "GROUPING(...) needs a GROUP BY, and GROUP BY keys as its arguments"
     else:
-        message = f"{call.function.upper()}(...) needs GROUP BY HOP(...) with the same arguments"
+        family = call.function.split("_")[0].upper()
+        message = (
+            f"{call.function.upper()}(...) needs GROUP BY {family}(...) with the same arguments"
+        )
     return error(Code.NOT_GROUPED, message, call.span)
 
 
@@ -241,7 +247,7 @@ class Grouping:
                 return plan.Call("add", (ref, call.args[size]), call.type, call.nullable, call.span)
         if call.function == "grouping":
             return self._grouping(call)
-        if call.function in HOPS:  # a row is in several windows: which one, the key says
+        if call.function in GROUPED_WINDOW_CALLS:  # which window, only the key says
             self.diagnostics.append(needs_grouping(call))
             return None
         args = [self.lift(arg) for arg in call.args]

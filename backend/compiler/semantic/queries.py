@@ -33,6 +33,7 @@ from backend.compiler.semantic.scope import (
     report_unknown_qualifier,
     row_column,
 )
+from backend.compiler.semantic.sessions import sessioned
 from backend.compiler.semantic.set_operations import bind_set_operation, bind_values
 from backend.compiler.semantic.sorting import bind_sort, keys_from_the_from, without_hidden
 from backend.compiler.semantic.subqueries import (
@@ -313,7 +314,12 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         if hopping is None:
             return None
         rel, unique, hop_key = hopping
-        grouping = Grouping(unique, collected, env.diagnostics, unique_sets, hop_key)
+        in_sessions = sessioned(rel, unique, select, unique_sets is not None, env.diagnostics)
+        if in_sessions is None:
+            return None
+        rel, unique, session_keys = in_sessions
+        window_keys = {**hop_key, **session_keys}
+        grouping = Grouping(unique, collected, env.diagnostics, unique_sets, window_keys)
         for subquery in in_output:  # reports an outer value that is not a grouping key
             for outer_value in correlated.get(subquery.span, ()):
                 grouping.lift(outer_value)

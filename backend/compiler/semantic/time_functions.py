@@ -4,7 +4,8 @@ Windows are aligned to 1970-01-01 00:00:00. `TUMBLE(ts, INTERVAL ...)` is only
 allowed in GROUP BY, where it stands for the window start. So is Calcite's
 `HOP(ts, slide, size)`, whose rows are in several windows each: a query grouped by
 it reads its FROM through a `Hop` node (semantic/grouping.py), and HOP_START /
-HOP_END mean nothing outside such a query.
+HOP_END mean nothing outside such a query; and of `SESSION(ts, gap)`, whose windows
+depend on the rows (semantic/sessions.py).
 """
 
 from __future__ import annotations
@@ -32,8 +33,15 @@ DATE_PART_FUNCTIONS = {
     "dayofweek": "dow",
     "dayofyear": "doy",
 }
-WINDOW_FUNCTIONS = ("tumble", "tumble_start", "tumble_end", "hop", "hop_start", "hop_end")
-GROUP_WINDOWS = ("tumble", "hop")  # in GROUP BY, each is its window's start
+WINDOW_FUNCTIONS = (
+    "tumble", "tumble_start", "tumble_end", "hop", "hop_start", "hop_end",
+    "session", "session_start", "session_end",
+)  # fmt: skip
+GROUP_WINDOWS = ("tumble", "hop", "session")  # in GROUP BY, each is its window's start
+# Windows a row is in depending on other rows (HOP: several; SESSION: its neighbours'):
+# their _START and _END mean something only in a query grouped by them.
+GROUPED_WINDOWS = ("hop", "session")
+SIZES = {"tumble": ("size",), "hop": ("slide", "size"), "session": ("gap",)}
 # A window's end: its start plus its size (the argument at that position).
 WINDOW_ENDS = {"tumble_end": ("tumble_start", 1), "hop_end": ("hop_start", 2)}
 # TIMESTAMPADD(unit, n, t) and TIMESTAMPDIFF(unit, t1, t2), as Calcite has them.
@@ -121,36 +129,38 @@ def window_call(
     diagnostics: list[Diagnostic],
 ) -> plan.Expr | None:
     """TUMBLE_START(ts, size), TUMBLE_END(...), and TUMBLE(ts, size) in GROUP BY; the
-    same for HOP(ts, slide, size). Each may end with the windows' alignment.
-    `selecting`: in a SELECT list or HAVING, where HOP_START and HOP_END can be."""
+    same for HOP(ts, slide, size) and SESSION(ts, gap) (semantic/sessions.py). TUMBLE
+    and HOP may end with the windows' alignment. `selecting`: in a SELECT list or
+    HAVING, where HOP_START, HOP_END, SESSION_START and SESSION_END can be."""
     name = call.name.value.lower()
     shown = name.upper()
-    family = name.split("_")[0]  # tumble or hop
-    if family == "hop" and name != "hop" and not (selecting or group_by):
+    family = name.split("_")[0]  # tumble, hop or session
+    if family in GROUPED_WINDOWS and name != family and not (selecting or group_by):
         message = f"{shown}(...) is a group's window: it can be in a SELECT list or HAVING"
-        hint = "group by HOP(...) with the same arguments"
+        hint = f"group by {family.upper()}(...) with the same arguments"
         diagnostics.append(error(Code.AGGREGATE_MISUSE, message, call.span, hint=hint))
         return None
     if name in GROUP_WINDOWS and not group_by:
         message = f"Not supported yet: {shown}(...) outside GROUP BY"
-        written = "INTERVAL ..." if name == "tumble" else "slide, size"
-        diagnostics.append(
-            error(
-                Code.NOT_SUPPORTED,
-                message,
-                call.span,
-                hint=f"use it in GROUP BY and {shown}_START(...) in the select list, "
-                f"or FROM TABLE({shown}(TABLE t, DESCRIPTOR(ts), {written}))",
-            )
-        )
+        hint = f"use it in GROUP BY and {shown}_START(...) in the select list"
+        if name != "session":
+            written = "INTERVAL ..." if name == "tumble" else "slide, size"
+            hint += f", or FROM TABLE({shown}(TABLE t, DESCRIPTOR(ts), {written}))"
+        diagnostics.append(error(Code.NOT_SUPPORTED, message, call.span, hint=hint))
         return None
-    sizes = 1 if family == "tumble" else 2  # TUMBLE: size; HOP: slide, size
-    if call.star or call.distinct or len(args) not in (1 + sizes, 2 + sizes):
+    roles = SIZES[family]
+    sizes = len(roles)
+    aligned = family != "session"  # a session starts at its first row
+    if call.star or call.distinct or len(args) not in (1 + sizes, 1 + sizes + aligned):
         intervals = "an INTERVAL literal" if sizes == 1 else "two INTERVAL literals (slide, size)"
-        message = (
-            f"{shown} expects {1 + sizes} or {2 + sizes} arguments: a TIMESTAMP, {intervals} "
-            "and optionally the windows' alignment (an INTERVAL offset or a TIME of day)"
-        )
+        if not aligned:
+            message = f"{shown} expects 2 arguments: a TIMESTAMP and an INTERVAL literal (gap)"
+        else:
+            message = (
+                f"{shown} expects {1 + sizes} or {2 + sizes} arguments: a TIMESTAMP, "
+                f"{intervals} and optionally the windows' alignment (an INTERVAL offset or a "
+                "TIME of day)"
+            )
         diagnostics.append(error(Code.UNKNOWN_FUNCTION, message, call.span))
         return None
     time, *lengths = args[: 1 + sizes]
@@ -159,7 +169,7 @@ def window_call(
         message = f"{shown} expects a TIMESTAMP, found {time.type}"
         diagnostics.append(error(Code.TYPE_MISMATCH, message, time.span))
         return None
-    for length, role in zip(lengths, ("size",) if sizes == 1 else ("slide", "size"), strict=True):
+    for length, role in zip(lengths, roles, strict=True):
         if interval_micros(length) is None:
             message = f"{shown} expects a positive INTERVAL DAY TO SECOND literal as its {role}"
             diagnostics.append(error(Code.TYPE_MISMATCH, message, length.span))
@@ -169,7 +179,7 @@ def window_call(
         message = f"{shown} expects an INTERVAL DAY TO SECOND or TIME literal as its alignment"
         diagnostics.append(error(Code.TYPE_MISMATCH, message, align[0].span))
         return None
-    function = name if name in WINDOW_ENDS else f"{family}_start"
+    function = name if name in WINDOW_ENDS or name == "session_end" else f"{family}_start"
     arguments = (time, *lengths, *(o for o in offsets if o is not None))
     return plan.Call(function, arguments, types.TIMESTAMP, time.nullable, call.span)
 

@@ -1,0 +1,142 @@
+"""GROUP BY SESSION(ts, gap): Calcite's session windows.
+
+Within a group of the other GROUP BY keys, rows ordered by `ts` are in one session
+while each follows the one before it by less than `gap`; a row `gap` or more after
+the one before it starts a new session. SESSION_START(ts, gap) is the session's
+first time, SESSION_END(ts, gap) its last time plus `gap` (as in Calcite and Flink).
+Rows with a NULL time make one session of their own, whose start and end are NULL.
+Not in SELECT STREAM yet (SQL401): a streaming query would emit each session once no
+row can extend it.
+
+A row's session depends on the other rows of its group, so the FROM's rows get their
+session through window functions (plan.Window, computed again for the groups a step
+touches, so sessions merge and split exactly under inserts and deletes):
+
+1. LAG(ts) over the group ordered by ts (NULLs first);
+2. each row's own time where it starts a session (no earlier time, or `gap` or more
+   after it), NULL where it continues one;
+3. the session's start: the largest of those up to the row;
+4. the session's last time: MAX(ts) over the rows of the group with that start.
+
+The query is then grouped by the other keys, the start and the end (the last time
+plus `gap`): one group per session.
+"""
+
+from __future__ import annotations
+
+from backend.compiler.diagnostics import Code, Diagnostic, error
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+from backend.compiler.semantic.aggregates import shape
+from backend.compiler.source import Span
+from backend.compiler.syntax import ast
+
+START, END = "session_start", "session_end"
+
+
+def sessioned(
+    source: plan.Rel,
+    keys: tuple[plan.Expr, ...],
+    select: ast.Select,
+    grouping_sets: bool,
+    found: list[Diagnostic],
+) -> tuple[plan.Rel, tuple[plan.Expr, ...], dict[object, int]] | None:
+    """GROUP BY SESSION(ts, gap): the FROM's rows with their session's start and end
+    (two columns after the source's), and the keys with SESSION's call replaced by the
+    start, the end one more key after them. Also answers SESSION_START's and
+    SESSION_END's shapes (with the same arguments) and their keys' positions; None
+    after reporting an error."""
+    at = [i for i, k in enumerate(keys) if isinstance(k, plan.Call) and k.function == START]
+    if not at:
+        return source, keys, {}
+    call = keys[at[0]]
+    assert isinstance(call, plan.Call)
+    problem = None
+    if len(at) > 1:
+        problem = "more than one SESSION in GROUP BY"
+    elif grouping_sets:
+        problem = "SESSION in GROUPING SETS"
+    elif select.stream:  # it would emit a session once no row can extend it
+        problem = "SESSION in SELECT STREAM (group the stream's rows in a view without STREAM)"
+    if problem is not None:
+        found.append(error(Code.NOT_SUPPORTED, f"Not supported yet: {problem}", call.span))
+        return None
+    time, gap = call.args
+    others = tuple(k for i, k in enumerate(keys) if i != at[0])
+    width = len(source.columns)
+    rel = _with_session(source, time, gap, others, call.span)
+    start = plan.ColumnRef(width, "session_start", types.TIMESTAMP, True, call.span)
+    end = plan.ColumnRef(width + 1, "session_end", types.TIMESTAMP, True, call.span)
+    position = at[0]
+    grouped = (*keys[:position], start, *keys[position + 1 :], end)
+    windows = {shape(call): position, shape(plan.Call(END, *_rest(call))): len(keys)}
+    return rel, grouped, windows
+
+
+def _rest(call: plan.Call) -> tuple[tuple[plan.Expr, ...], types.SqlType, bool, Span]:
+    return call.args, call.type, call.nullable, call.span
+
+
+def _with_session(
+    source: plan.Rel, time: plan.Expr, gap: plan.Expr, others: tuple[plan.Expr, ...], span: Span
+) -> plan.Rel:
+    """`source`'s rows with their session's start and end, the steps of the module's
+    docstring. Each step adds its columns after the source's, whose positions (and so
+    `time` and `others`) stay as they are."""
+    width = len(source.columns)
+    by_time = (plan.SortKey(time, False, True),)
+
+    def timestamp(index: int, name: str) -> plan.ColumnRef:
+        return plan.ColumnRef(index, name, types.TIMESTAMP, True, span)
+
+    def call(function: str, *args: plan.Expr) -> plan.Call:
+        result = types.BOOLEAN if function in ("is_null", "ge") else types.TIMESTAMP
+        return plan.Call(function, args, result, True, span)
+
+    def window(
+        rel: plan.Rel,
+        function: str,
+        arg: plan.Expr,
+        partition: tuple[plan.Expr, ...],
+        ordered: bool,
+        name: str,
+    ) -> plan.Rel:
+        args = (arg, plan.Literal(1, types.INTEGER, False, span)) if function == "lag" else (arg,)
+        # RANGE up to the current row: a row and the rows with its time (its peers).
+        order, end = (by_time, 0) if ordered else ((), None)
+        unit = "range" if ordered else "rows"
+        computed = plan.WindowCall(
+            function, args, partition, order, unit, None, end, types.TIMESTAMP, True, span
+        )
+        columns = (*rel.columns, plan.Field(name, types.TIMESTAMP, True))
+        return plan.Window(rel, (computed,), columns, span)
+
+    def with_source(rel: plan.Rel, *added: tuple[str, plan.Expr]) -> plan.Rel:
+        kept = tuple(
+            plan.ColumnRef(i, f.name, f.type, f.nullable, span)
+            for i, f in enumerate(source.columns)
+        )
+        fields = tuple(plan.Field(name, types.TIMESTAMP, True) for name, _ in added)
+        exprs = (*kept, *(expr for _, expr in added))
+        return plan.Project(rel, exprs, (*source.columns, *fields), span)
+
+    previous = timestamp(width, "previous")
+    null = plan.Literal(None, types.TIMESTAMP, True, span)
+    starts = plan.Case(
+        (
+            (call("is_null", time), null),
+            (call("is_null", previous), time),
+            (call("ge", time, call("add", previous, gap)), time),
+        ),
+        None,
+        types.TIMESTAMP,
+        True,
+        span,
+    )
+    rel = window(source, "lag", time, others, ordered=True, name="previous")
+    rel = with_source(rel, ("starts", starts))
+    rel = window(rel, "max", timestamp(width, "starts"), others, ordered=True, name="start")
+    start = timestamp(width + 1, "start")
+    rel = window(rel, "max", time, (*others, start), ordered=False, name="last")
+    last = timestamp(width + 2, "last")
+    return with_source(rel, ("session_start", start), ("session_end", call("add", last, gap)))

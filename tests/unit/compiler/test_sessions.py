@@ -1,0 +1,78 @@
+"""GROUP BY SESSION(ts, gap): the FROM's rows get their session through window
+functions, and the query is grouped by its start and end (semantic/sessions.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of, plan_nodes
+
+DDL = "CREATE TABLE t (k INT, v INT, ts TIMESTAMP);\nCREATE STREAM s (k INT);\n"
+GAP = "INTERVAL '5' MINUTE"
+
+
+def test_rows_are_grouped_by_their_sessions_start_and_end() -> None:
+    sql = (
+        f"SELECT k, SESSION_END(ts, {GAP}) AS e, SESSION_START(ts, {GAP}) AS b, COUNT(*) AS n "
+        f"FROM t GROUP BY k, SESSION(ts, {GAP})"
+    )
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    query = result.to_json()["plan"]["views"][0]["query"]
+    [grouped] = plan_nodes(query, "aggregate")
+    # k, the session's start (in SESSION's place), then its end (from t's 3 columns on).
+    assert [key["index"] for key in grouped["keys"]] == [0, 3, 4]
+    windows = plan_nodes(query, "window")
+    assert [[c["function"] for c in w["calls"]] for w in windows] == [["max"], ["max"], ["lag"]]
+    last, start, previous = windows
+    assert [p["index"] for p in previous["calls"][0]["partition"]] == [0]  # by k
+    assert [p["index"] for p in last["calls"][0]["partition"]] == [0, 4]  # by k and start
+    assert start["calls"][0]["frame"] == {"unit": "range", "start": None, "end": 0}
+    assert [c["name"] for c in query["columns"]] == ["k", "e", "b", "n"]
+    assert [e["index"] for e in query["exprs"][:3]] == [0, 2, 1]
+
+
+@pytest.mark.parametrize(
+    ("sql", "code", "message"),
+    [
+        (
+            f"SELECT SESSION_START(ts, {GAP}) FROM t",
+            "SQL214",
+            "SESSION_START(...) needs GROUP BY SESSION(...) with the same arguments",
+        ),
+        (
+            f"SELECT SESSION_END(ts, INTERVAL '1' MINUTE) FROM t GROUP BY SESSION(ts, {GAP})",
+            "SQL214",
+            "SESSION_END(...) needs GROUP BY SESSION(...) with the same arguments",
+        ),
+        (
+            f"SELECT COUNT(*) FROM t GROUP BY SESSION(ts, {GAP}, {GAP})",
+            "SQL207",
+            "SESSION expects 2 arguments: a TIMESTAMP and an INTERVAL literal (gap)",
+        ),
+        (
+            f"SELECT SESSION(ts, {GAP}) FROM t",
+            "SQL401",
+            "Not supported yet: SESSION(...) outside GROUP BY",
+        ),
+        (
+            "SELECT COUNT(*) FROM t GROUP BY SESSION(ts, INTERVAL '1' MONTH)",
+            "SQL206",
+            "SESSION expects a positive INTERVAL DAY TO SECOND literal as its gap",
+        ),
+        (
+            f"SELECT COUNT(*) FROM t GROUP BY GROUPING SETS ((k, SESSION(ts, {GAP})), ())",
+            "SQL401",
+            "Not supported yet: SESSION in GROUPING SETS",
+        ),
+        (
+            f"SELECT STREAM COUNT(*) FROM s GROUP BY SESSION(rowtime, {GAP})",
+            "SQL401",
+            "Not supported yet: SESSION in SELECT STREAM",
+        ),
+    ],
+)
+def test_misused_sessions_are_errors(sql: str, code: str, message: str) -> None:
+    errors = errors_of(DDL + f"CREATE VIEW v AS {sql};")
+    assert len(errors) == 1 and errors[0][0] == code and errors[0][1].startswith(message), errors
