@@ -26,7 +26,12 @@ from backend.compiler.semantic.grouping import (
 )
 from backend.compiler.semantic.pushdown import pushed_into_joins
 from backend.compiler.semantic.rows import row_fields
-from backend.compiler.semantic.scalar_subqueries import Scalars, join_scalars, scalar_subqueries
+from backend.compiler.semantic.scalar_subqueries import (
+    Scalars,
+    has_aggregates,
+    join_scalars,
+    scalar_subqueries,
+)
 from backend.compiler.semantic.scope import (
     Scope,
     ScopeEntry,
@@ -209,11 +214,14 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     selected = [item.expr for item in select.items if not isinstance(item, ast.StarItem)]
     in_output = scalar_subqueries([*selected, *having_exprs])
     in_where = scalar_subqueries(list(plain))
-    compared = [q for q in in_output if isinstance(q, ast.InSubquery | ast.QuantifiedComparison)]
-    if compared and (select.group_by is not None or select.having is not None):
-        # Its value is the FROM row's: a grouped query would have to group by it.
-        construct = "IN, ANY or ALL (subquery) as a value in an aggregating SELECT"
-        env.not_supported(construct, compared[0].span)
+    over_aggregates = [
+        q
+        for q in in_output
+        if isinstance(q, ast.InSubquery | ast.QuantifiedComparison) and has_aggregates(q.operand)
+    ]
+    if over_aggregates:  # x is bound over the FROM's rows, then grouped by (a hidden key)
+        construct = "IN, ANY or ALL (subquery) of an aggregate"
+        env.not_supported(construct, over_aggregates[0].span)
         return None
     scalars: Scalars = {}
     correlated: dict[Span, tuple[plan.Expr, ...]] = {}

@@ -110,8 +110,9 @@ class JoinedScalars:
 
     rel: plan.Rel
     values: Scalars  # each value, as an expression over `rel`'s row
-    # A correlated subquery's span -> the outer row's values it compares with: its
-    # value depends on them (in a grouped SELECT, they must be grouping keys).
+    # A subquery's span -> the outer row's values it compares with (a correlated one's,
+    # and x of x IN (SELECT ...)): its value depends on them (in a grouped SELECT, they
+    # must be grouping keys).
     outer: dict[Span, tuple[plan.Expr, ...]]
 
 
@@ -141,7 +142,8 @@ def join_scalars(
             if valued is None:
                 complete = False
             else:
-                rel, scalars[written.span] = valued
+                rel, scalars[written.span], compared = valued
+                outer[written.span] = (compared,)
             continue
         subquery = written
         correlation = _correlation(subquery, rel, scope, env, binders[1])
@@ -254,7 +256,7 @@ def _decorrelated(
             correlation.problem.span,
         )
         return None
-    if not isinstance(item, ast.ExprItem) or not _aggregates(item.expr):
+    if not isinstance(item, ast.ExprItem) or not has_aggregates(item.expr):
         env.not_supported(
             "a correlated scalar subquery that is not one aggregate value", subquery.span
         )
@@ -300,7 +302,8 @@ def _decorrelated(
     return joined, value
 
 
-def _aggregates(expr: ast.Expr) -> bool:
+def has_aggregates(expr: ast.Expr) -> bool:
+    """Whether `expr` calls an aggregate (not over a window)."""
     return any(
         isinstance(node, ast.FunctionCall)
         and node.over is None

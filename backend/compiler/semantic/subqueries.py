@@ -139,10 +139,10 @@ def compared_value(
     scope: Scope,
     env: Environment,
     bind_query: BindQuery,
-) -> tuple[plan.Rel, plan.Expr] | None:
+) -> tuple[plan.Rel, plan.Expr, plan.Expr] | None:
     """`x [NOT] IN (SELECT y ...)` or `x op ANY | ALL (SELECT y ...)` as a value (under
-    OR, in the select list): `rel` joined with what the subquery's rows say of it, and
-    the value, TRUE, FALSE or NULL as SQL has it.
+    OR, in the select list): `rel` joined with what the subquery's rows say of it, the
+    value, TRUE, FALSE or NULL as SQL has it, and x (over `rel`'s row).
 
     The subquery is summed up in one row (its rows, its values that are not NULL, and
     for an order comparison their least and greatest), and for IN its distinct values
@@ -212,7 +212,7 @@ def compared_value(
     negated = expr.negated if isinstance(expr, ast.InSubquery) else expr.quantifier == "all"
     if membership and negated:  # NOT IN, <> ALL: not IN
         value = _call("not", value)
-    return joined, value
+    return joined, value, x
 
 
 def _call(function: str, *args: plan.Expr) -> plan.Call:

@@ -339,6 +339,13 @@ COMPILED_ONLY = [
         "HAVING EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name <> 'bo') OR COUNT(*) > 1",
     ),
     (
+        # IN, ANY and ALL of grouping keys: one value per group.
+        "quantified_grouped",
+        "SELECT g, COUNT(*), g IN (SELECT g FROM u WHERE name <> 'bo'), "
+        "g < ALL (SELECT name FROM u) FROM t GROUP BY g HAVING g NOT IN (SELECT name FROM u) "
+        "OR COUNT(x) > 1",
+    ),
+    (
         "exists_value",
         "SELECT id, g, EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name <> 'bo') FROM t "
         "WHERE EXISTS (SELECT * FROM u WHERE g = t.g) OR x > 7",

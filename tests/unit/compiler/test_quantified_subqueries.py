@@ -60,8 +60,13 @@ def test_all_is_an_anti_join_on_the_comparison_not_being_true() -> None:
             "= ANY compares INTEGER with a subquery of VARCHAR",
         ),
         (
-            "SELECT x, COUNT(*) FROM t GROUP BY x HAVING x IN (SELECT y FROM u)",
-            "Not supported yet: IN, ANY or ALL (subquery) as a value in an aggregating SELECT",
+            "SELECT x, COUNT(*) FROM t GROUP BY x HAVING COUNT(*) IN (SELECT y FROM u)",
+            "Not supported yet: IN, ANY or ALL (subquery) of an aggregate",
+        ),
+        (
+            # In a grouped SELECT, x must be a grouping key: the value is then one per group.
+            "SELECT x, COUNT(*) FROM t GROUP BY x HAVING id IN (SELECT y FROM u)",
+            "Column 'id' must appear in GROUP BY or be used in an aggregate function",
         ),
         (
             "SELECT id, x > ALL (SELECT y, s FROM u) FROM t",
