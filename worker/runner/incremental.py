@@ -373,7 +373,7 @@ def _aggregate(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     if ctx.is_empty(child) and not ctx.first_step:  # (a global aggregate's first row)
         return ctx.empty(types_of(rel["columns"]))
     keys, aggregates = rel["keys"], rel["aggregates"]
-    inputs = list(keys) + [arg for a in aggregates for arg in a["args"]]
+    inputs = list(keys) + [arg for a in aggregates for arg in _aggregate_inputs(a)]
     types = [e["type"] for e in inputs]
     columns = names(len(types))
     key_columns = columns[: len(keys)]
@@ -396,6 +396,12 @@ def _aggregate(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     return unioned([new_rows, negated(_aggregated(before, rel, len(keys)))])
 
 
+def _aggregate_inputs(agg: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The expressions an aggregate reads of each row: its arguments, then its order's
+    keys (STRING_AGG ... ORDER BY)."""
+    return [*agg["args"], *(key["expr"] for key in agg.get("order", []))]
+
+
 def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> DataFrame:
     """The aggregate of a weighted multiset (weights are positive multiplicities)."""
     weight = F.col(WEIGHT)
@@ -412,8 +418,13 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
             value = ARG_EXTREMES[function](x, y)
         elif function == "string_agg":  # (value, separator): a literal, stored as it is
             x = F.col(positional(arg_index))
-            arg_index += 2
-            value = _string_agg(x, weight, str(agg["args"][1]["value"]), agg["distinct"])
+            order = agg.get("order", [])
+            keys = [F.col(positional(arg_index + 2 + i)) for i in range(len(order))]
+            arg_index += 2 + len(order)
+            separator = str(agg["args"][1]["value"])
+            value = _string_agg(
+                x, weight, separator, agg["distinct"], list(zip(keys, order, strict=True))
+            )
         else:
             x = F.col(positional(arg_index))
             arg_index += 1
@@ -430,16 +441,46 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
     )
 
 
-def _string_agg(x: Column, weight: Column, separator: str, distinct: bool) -> Column:
+def _string_agg(
+    x: Column,
+    weight: Column,
+    separator: str,
+    distinct: bool,
+    order: list[tuple[Column, Mapping[str, Any]]],
+) -> Column:
     """STRING_AGG: the values that are not NULL, each as many times as its rows hold it
-    (once for DISTINCT), in the order of their text, joined by `separator`."""
-    values = (
-        F.collect_set(x)
+    (once for DISTINCT), joined by `separator`: in the order of the `order` keys (each
+    with its plan sort key), then of their text."""
+    item = F.struct(*(key.alias(f"k{i}") for i, (key, _) in enumerate(order)), x.alias("v"))
+    items = (
+        F.collect_set(item)
         if distinct
-        else F.flatten(F.collect_list(F.array_repeat(x, weight.cast("int"))))
+        else F.flatten(F.collect_list(F.array_repeat(item, weight.cast("int"))))
     )
-    joined = F.array_join(F.array_sort(values), separator)  # array_join skips NULLs
-    return F.when(F.count(x) > 0, joined)
+    sort_keys = [(f"k{i}", key) for i, (_, key) in enumerate(order)]
+    sort_keys.append(("v", {"descending": False, "nulls_first": False}))
+    ordered = F.array_sort(items, lambda a, b: _compared(a, b, sort_keys))
+    joined = F.array_join(F.transform(ordered, lambda i: i.getField("v")), separator)
+    return F.when(F.count(x) > 0, joined)  # array_join skips NULLs
+
+
+def _compared(a: Column, b: Column, keys: list[tuple[str, Mapping[str, Any]]]) -> Column:
+    """-1, 0 or 1 as struct `a` sorts before, with or after `b` by the fields `keys`
+    name, each as its plan sort key orders it (direction, NULLs' place)."""
+    result: Column = F.lit(0)
+    for name, key in reversed(keys):  # the first key decides, then the next, ...
+        x, y = a.getField(name), b.getField(name)
+        before = F.lit(-1 if not key["descending"] else 1)
+        nulls = F.lit(-1 if key["nulls_first"] else 1)
+        result = (
+            F.when(x.isNull() & y.isNull(), result)
+            .when(x.isNull(), nulls)
+            .when(y.isNull(), -nulls)
+            .when(x < y, before)
+            .when(x > y, -before)
+            .otherwise(result)
+        )
+    return result
 
 
 def _arg_extreme(pick: Callable[[Column, Column], Column]) -> Callable[[Column, Column], Column]:

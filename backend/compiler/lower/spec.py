@@ -107,6 +107,7 @@ class AggJson(TypedDict):
     args: list[ExprJson]
     distinct: bool
     type: str
+    order: NotRequired[list[SortKeyJson]]  # STRING_AGG's, when it has one
 
 
 class ScanJson(TypedDict):
@@ -629,12 +630,15 @@ def _window_call_json(call: plan.WindowCall) -> WindowCallJson:
 
 
 def _agg_json(agg: plan.AggCall) -> AggJson:
-    return {
+    json: AggJson = {
         "function": agg.function,
         "args": [expr_json(arg) for arg in agg.args],
         "distinct": agg.distinct,
         "type": agg.type.name,
     }
+    if agg.order:
+        json["order"] = [_sort_key_json(key) for key in agg.order]
+    return json
 
 
 def expr_json(expr: plan.Expr) -> ExprJson:

@@ -99,6 +99,8 @@ class AggCall:
     type: SqlType
     nullable: bool
     span: Span
+    # The order of the values STRING_AGG joins, before their text (none: by their text).
+    order: tuple[SortKey, ...] = ()
 
 
 # ---------------------------------------------------------------- relations

@@ -182,7 +182,8 @@ def filtered(agg: plan.AggCall, condition: plan.Expr) -> plan.AggCall:
 
 
 def agg_shape(agg: plan.AggCall) -> object:
-    return (agg.function, agg.distinct, tuple(shape(arg) for arg in agg.args))
+    order = tuple((shape(k.expr), k.descending, k.nulls_first) for k in agg.order)
+    return (agg.function, agg.distinct, tuple(shape(arg) for arg in agg.args), order)
 
 
 def shape(expr: plan.Expr) -> object:

@@ -672,6 +672,32 @@ def _grouping_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
     return plan.Call("grouping", present, types.BIGINT, False, call.span)
 
 
+def _aggregate_order(
+    call: ast.FunctionCall, agg: plan.AggCall, inner: ExprContext, depth: int
+) -> tuple[plan.SortKey, ...] | None:
+    """STRING_AGG's ORDER BY, bound; None after an error. With DISTINCT, each key must be
+    the value (as in PostgreSQL: a value's rows could differ in another key)."""
+    keys = []
+    for item in call.order_by:
+        expr = bind_expr(item.expr, inner, depth)
+        if expr is None:
+            return None
+        if call.distinct and aggregates.shape(expr) != aggregates.shape(agg.args[0]):
+            message = (
+                f"With DISTINCT, {call.name.value.upper()}(...) can be ordered only by its value"
+            )
+            inner.report(Code.AGGREGATE_MISUSE, message, item.span)
+            return None
+        keys.append(sort_key(expr, item))
+    return tuple(keys)
+
+
+def sort_key(expr: plan.Expr, item: ast.OrderItem) -> plan.SortKey:
+    """`expr` ordered as `item` says; unsaid, NULLs sort as if larger than any value."""
+    nulls_first = item.descending if item.nulls is None else item.nulls == "first"
+    return plan.SortKey(expr, item.descending, nulls_first)
+
+
 def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
     shown = call.name.value.upper()
     if ctx.aggregates is None:
@@ -703,6 +729,12 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
             Code.UNKNOWN_FUNCTION if call.star else Code.TYPE_MISMATCH, str(problem), call.span
         )
         return None
+    if call.order_by and agg.function == aggregates.STRING_AGGREGATE:
+        # The other aggregates' values do not depend on their rows' order: theirs is left out.
+        order = _aggregate_order(call, agg, inner, depth)
+        if order is None:
+            return None
+        agg = replace(agg, order=order)
     if call.filter is not None:
         in_filter = replace(inner, aggregate_clause="FILTER")
         condition = bind_expr(call.filter, in_filter, depth)

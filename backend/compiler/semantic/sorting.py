@@ -18,7 +18,7 @@ from dataclasses import replace
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic.environment import Environment
-from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.expressions import ExprContext, bind_expr, sort_key
 from backend.compiler.semantic.scope import Scope, ScopeEntry
 from backend.compiler.source import Span
 from backend.compiler.suggest import Budget
@@ -47,12 +47,6 @@ def bind_sort(
         rel.columns,
         span,
     )
-
-
-def sort_key(expr: plan.Expr, item: ast.OrderItem) -> plan.SortKey:
-    """`expr` ordered as `item` says; unsaid, NULLs sort as if larger than any value."""
-    nulls_first = item.descending if item.nulls is None else item.nulls == "first"
-    return plan.SortKey(expr, item.descending, nulls_first)
 
 
 def keys_from_the_from(

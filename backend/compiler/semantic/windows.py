@@ -23,9 +23,8 @@ from dataclasses import dataclass, field, replace
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import aggregates, types
-from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.expressions import ExprContext, bind_expr, sort_key
 from backend.compiler.semantic.scope import Scope, quiet_column
-from backend.compiler.semantic.sorting import sort_key
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 

@@ -255,6 +255,8 @@ class FunctionCall:
     filter: Expr | None  # agg(x) FILTER (WHERE ...)
     over: WindowSpec | Identifier | None
     span: Span
+    # STRING_AGG(x, ',' ORDER BY y), or LISTAGG(x, ',') WITHIN GROUP (ORDER BY y)
+    order_by: tuple[OrderItem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

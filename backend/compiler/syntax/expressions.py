@@ -381,12 +381,25 @@ def parse_function_call(c: Cursor) -> ast.Expr:
         star = True
     elif not c.at_symbol(")"):
         args = _arguments(c)
+    order_by: tuple[ast.OrderItem, ...] = ()
+    if args and c.at_word("order"):  # an aggregate's order: STRING_AGG(x, ',' ORDER BY y)
+        c.advance()
+        c.expect_word("by")
+        order_by = parse_order_items(c)
     if lowered in ("floor", "ceil", "ceiling") and len(args) == 1 and c.accept_word("to"):
         unit = c.expect_identifier("a time unit such as HOUR").value
         c.expect_symbol(")")
         function: Literal["floor", "ceil"] = "floor" if lowered == "floor" else "ceil"
         return ast.FloorCeil(function, args[0], unit, Span(name.span.start, c.previous_end))
     c.expect_symbol(")")
+    if not order_by and c.at_word("within") and c.peek().is_word("group"):
+        c.advance()  # LISTAGG(x, ',') WITHIN GROUP (ORDER BY y), as in Calcite and Oracle
+        c.advance()
+        c.expect_symbol("(")
+        c.expect_word("order")
+        c.expect_word("by")
+        order_by = parse_order_items(c)
+        c.expect_symbol(")")
     filter_ = None
     if c.at_word("filter") and c.peek().is_symbol("("):
         c.advance()
@@ -398,7 +411,7 @@ def parse_function_call(c: Cursor) -> ast.Expr:
     if c.accept_word("over"):
         over = parse_over(c)
     span = Span(name.span.start, c.previous_end)
-    return ast.FunctionCall(name, args, distinct, star, filter_, over, span)
+    return ast.FunctionCall(name, args, distinct, star, filter_, over, span, order_by)
 
 
 def _substring(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast.Expr, ...]]:

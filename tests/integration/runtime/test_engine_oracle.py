@@ -339,6 +339,12 @@ COMPILED_ONLY = [
         "HAVING EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name <> 'bo') OR COUNT(*) > 1",
     ),
     (
+        # STRING_AGG in the order of its ORDER BY (ties: equal text).
+        "string_agg_ordered",
+        "SELECT id, STRING_AGG(g, ',' ORDER BY x DESC NULLS LAST, g), "
+        "STRING_AGG(DISTINCT g, '-' ORDER BY g DESC) FROM t GROUP BY id",
+    ),
+    (
         # IN, ANY and ALL of grouping keys: one value per group.
         "quantified_grouped",
         "SELECT g, COUNT(*), g IN (SELECT g FROM u WHERE name <> 'bo'), "

@@ -15,6 +15,9 @@ CREATE VIEW names AS SELECT g, STRING_AGG(name, '|') AS all_names,
   STRING_AGG(name, ', ') FILTER (WHERE name <> 'bo') AS not_bo,
   ANY_VALUE(name) AS some_name
 FROM u GROUP BY g;
+CREATE VIEW ordered AS SELECT g, STRING_AGG(name, ',' ORDER BY n DESC NULLS LAST) AS by_n,
+  LISTAGG(name, '|') WITHIN GROUP (ORDER BY name DESC) AS by_name
+FROM u GROUP BY g;
 CREATE VIEW bits AS SELECT g, BIT_AND(n) AS a, BIT_OR(n) AS o, BIT_XOR(n) AS x
 FROM u GROUP BY g;
 """
@@ -30,7 +33,7 @@ def contents_by_step(spark: SparkSession, steps: list[list[dict[str, Any]]]) -> 
     assert not result.has_errors, result.diagnostics
     lines = [json.dumps({"u": step}) for step in steps]
     records = list(replay(spark, result.to_json()["plan"], lines))
-    totals: dict[str, dict[str, int]] = {"names": {}, "bits": {}}
+    totals: dict[str, dict[str, int]] = {"names": {}, "bits": {}, "ordered": {}}
     after: list[dict[str, list[dict[str, Any]]]] = []
     for step in range(1, len(steps) + 1):
         for record in (r for r in records if r["step"] == step and "view" in r):
@@ -78,3 +81,12 @@ def test_string_agg_joins_the_values_a_group_holds_in_the_order_of_their_text(
         {"g": "a", "a": 2, "o": 7, "x": 5},
         {"g": "b", "a": 1, "o": 5, "x": 4},
     ]
+
+
+def test_string_agg_joins_its_values_in_the_order_of_its_order_by(spark: SparkSession) -> None:
+    first = [row("a", "bo", 1), row("a", "ann", 3), row("a", "cy", None), row("a", "bo", 2)]
+    second = [{"delete": row("a", "ann", 3)}, {"insert": row("a", "di", 9)}]
+    after = contents_by_step(spark, [[{"insert": r} for r in first], second])
+    # By n, largest first, NULL last; by the name, last first (LISTAGG ... WITHIN GROUP).
+    assert after[0]["ordered"] == [{"g": "a", "by_n": "ann,bo,bo,cy", "by_name": "cy|bo|bo|ann"}]
+    assert after[1]["ordered"] == [{"g": "a", "by_n": "di,bo,bo,cy", "by_name": "di|cy|bo|bo"}]

@@ -165,3 +165,31 @@ def test_bit_aggregates_keep_the_integer_type_and_string_agg_takes_its_separator
     assert [c["args"][1]["value"] for c in calls[3:]] == ["; ", ",", ","]
     # FILTER leaves out the rows by their value, STRING_AGG's first argument.
     assert calls[5]["args"][0]["kind"] == "case" and calls[5]["args"][1]["kind"] == "literal"
+
+
+def test_string_agg_keeps_its_order_and_other_aggregates_drop_theirs() -> None:
+    query = _compiled(
+        "SELECT g, STRING_AGG(s, ',' ORDER BY x DESC, s NULLS FIRST) AS a, "
+        "LISTAGG(s, ',') WITHIN GROUP (ORDER BY f) AS b, STRING_AGG(s, ',') AS c, "
+        "SUM(x ORDER BY f) AS d FROM t GROUP BY g"
+    )
+    [grouped] = plan_nodes(query["plan"]["views"][0]["query"], "aggregate")
+    orders = [agg.get("order") for agg in grouped["aggregates"]]
+    assert orders == [
+        [
+            {"expr": orders[0][0]["expr"], "descending": True, "nulls_first": True},
+            {"expr": orders[0][1]["expr"], "descending": False, "nulls_first": True},
+        ],
+        [{"expr": orders[1][0]["expr"], "descending": False, "nulls_first": False}],
+        None,  # STRING_AGG without ORDER BY: by the values' text
+        None,  # a sum is the same in any order
+    ]
+    assert [orders[0][0]["expr"]["index"], orders[0][1]["expr"]["index"]] == [1, 4]  # x, s
+    assert orders[1][0]["expr"]["index"] == 2  # f
+
+
+def test_string_agg_distinct_is_ordered_only_by_its_value() -> None:
+    assert _errors("SELECT STRING_AGG(DISTINCT s, ',' ORDER BY s DESC) FROM t") == []
+    assert _errors("SELECT STRING_AGG(DISTINCT s, ',' ORDER BY x) FROM t") == [
+        ("SQL213", "With DISTINCT, STRING_AGG(...) can be ordered only by its value")
+    ]
