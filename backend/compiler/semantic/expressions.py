@@ -540,6 +540,12 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
     name = call.name.value.lower()
     shown = name.upper()
     args = call.args
+    if call.order_by and (call.over is not None or name not in functions.AGGREGATE_FUNCTIONS):
+        where = "a window function's" if call.over is not None else "a function's"
+        message = f"ORDER BY inside {shown}(...) orders an aggregate's rows, not {where}"
+        ctx.report(Code.AGGREGATE_MISUSE, message, call.order_by[0].span)
+        _bind_args(call, ctx, depth)
+        return None
     if call.over is not None:
         if ctx.windows is None:
             ctx.report(

@@ -193,3 +193,15 @@ def test_string_agg_distinct_is_ordered_only_by_its_value() -> None:
     assert _errors("SELECT STRING_AGG(DISTINCT s, ',' ORDER BY x) FROM t") == [
         ("SQL213", "With DISTINCT, STRING_AGG(...) can be ordered only by its value")
     ]
+
+
+@pytest.mark.parametrize(
+    ("sql", "where"),
+    [
+        ("SELECT UPPER(s ORDER BY s) FROM t", "a function's"),
+        ("SELECT SUM(x ORDER BY f) OVER (PARTITION BY g) FROM t", "a window function's"),
+    ],
+)
+def test_order_by_inside_a_call_is_for_aggregates(sql: str, where: str) -> None:
+    [(code, message)] = _errors(sql)
+    assert code == "SQL213" and message.endswith(f"orders an aggregate's rows, not {where}")
