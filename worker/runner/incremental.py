@@ -278,6 +278,13 @@ class Lowering:
             return changes
         return changes.coalesce(1).localCheckpoint(eager=True)
 
+    def input_of(self, rel: Mapping[str, Any], key: str) -> DataFrame:
+        """The changes of a stateful node's input (`rel` the node, `key` its state's),
+        `shared`: the node reads them several times, its state saves them too, and so
+        would copy their plan into each place (k such nodes over one another, 2^k to
+        4^k copies: nested subqueries over joins took minutes a step)."""
+        return self.shared(rel["input"], self.rel(rel["input"], key + ".i"))
+
     def rel(self, rel: Mapping[str, Any], key: str) -> DataFrame:
         """The changes of plan node `rel` in this step; `key` names its state."""
         op = rel["op"]
@@ -352,7 +359,7 @@ def _hop(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 
 
 def _distinct(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
-    child = ctx.rel(rel["input"], key + ".i")
+    child = ctx.input_of(rel, key)
     types = types_of(rel["columns"])
     if ctx.is_empty(child):
         return ctx.empty(types)
@@ -369,7 +376,7 @@ def _distinct(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 
 
 def _aggregate(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
-    child = ctx.rel(rel["input"], key + ".i")
+    child = ctx.input_of(rel, key)
     if ctx.is_empty(child) and not ctx.first_step:  # (a global aggregate's first row)
         return ctx.empty(types_of(rel["columns"]))
     keys, aggregates = rel["keys"], rel["aggregates"]
@@ -646,7 +653,8 @@ def _set_difference(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFram
     columns = names(len(types))
     changes, stored = {}, {}
     for side in ("left", "right"):
-        changes[side] = _cast(ctx.rel(rel[side], f"{key}.{side}"), rel["columns"])
+        side_changes = ctx.shared(rel[side], ctx.rel(rel[side], f"{key}.{side}"))
+        changes[side] = _cast(side_changes, rel["columns"])
         stored[side] = ctx.stored(side_state(key, side), types)
         ctx.save(side_state(key, side), changes[side], types)
     affected = unioned([changes["left"].select(*columns), changes["right"].select(*columns)])
@@ -674,9 +682,9 @@ def _set_difference(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFram
 def _sort(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     """ORDER BY: unchanged rows without LIMIT/OFFSET; with them, the step's change of the
     rows at the kept positions, from the whole input before and after the step."""
-    child = ctx.rel(rel["input"], key + ".i")
     if rel["limit"] is None and not rel["offset"]:
-        return child
+        return ctx.rel(rel["input"], key + ".i")
+    child = ctx.input_of(rel, key)
     types = types_of(rel["columns"])
     columns = names(len(types))
     old = ctx.stored(key, types)
@@ -702,7 +710,7 @@ def _kept(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> DataFr
 def _window(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     """Window functions: the input's rows with their window values, recomputed for the
     partitions the step touches (before and after), the difference emitted."""
-    child = ctx.rel(rel["input"], key + ".i")
+    child = ctx.input_of(rel, key)
     types = types_of(rel["input"]["columns"])
     columns = names(len(types))
     old = ctx.stored(key, types)
@@ -854,7 +862,7 @@ def _semi_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     right_types = types_of(rel["right"]["columns"])
     sides = {}
     for side, types in (("left", left_types), ("right", right_types)):
-        change = ctx.rel(rel[side], f"{key}.{side}")
+        change = ctx.shared(rel[side], ctx.rel(rel[side], f"{key}.{side}"))
         old = ctx.stored(side_state(key, side), types)
         ctx.save(side_state(key, side), change, types)
         columns = names(len(types))
