@@ -2,12 +2,11 @@
 SESSION_END in the select list. A session holds the rows of a group that follow one
 another by less than the gap, so inserts and deletes merge and split sessions."""
 
-import json
 from typing import Any
 
 from pyspark.sql import SparkSession
 
-from worker.replay import compile_with_queries, replay
+from tests.integration.runtime.replays import Row, as_text, contents_by_step
 
 PROGRAM = """
 CREATE TABLE visits (usr INT, pages INT, ts TIMESTAMP);
@@ -29,38 +28,12 @@ def visit(usr: int, pages: int, minute: str | None) -> dict[str, Any]:
     return {"usr": usr, "pages": pages, "ts": at(minute)}
 
 
-def contents_by_step(spark: SparkSession, steps: list[list[dict[str, Any]]]) -> list[dict]:
-    """Each view's rows after each step (its changes added up), sorted."""
-    result = compile_with_queries(PROGRAM, [])
-    assert not result.has_errors, result.diagnostics
-    records = list(
-        replay(spark, result.to_json()["plan"], [json.dumps({"visits": s}) for s in steps])
-    )
-    totals: dict[str, dict[str, int]] = {"sessions": {}, "long_sessions": {}}
-    after = []
-    for step in range(1, len(steps) + 1):
-        for record in (r for r in records if r["step"] == step and "view" in r):
-            rows = totals[record["view"]]
-            for change in record["changes"]:
-                kind, row = next(iter(change.items()))
-                key = json.dumps(row, sort_keys=True)
-                rows[key] = rows.get(key, 0) + (1 if kind == "insert" else -1)
-        after.append(
-            {
-                view: sorted(
-                    json.dumps(json.loads(k), sort_keys=True)
-                    for k, n in rows.items()
-                    for _ in range(n)
-                )
-                for view, rows in totals.items()
-            }
-        )
-    return after
+def session(usr: int, start: str | None, end: str | None, n: int, pages: int) -> Row:
+    return {"usr": usr, "s": at(start), "e": at(end), "n": n, "pages": pages}
 
 
-def session(usr: int, start: str | None, end: str | None, n: int, pages: int) -> str:
-    row = {"usr": usr, "s": at(start), "e": at(end), "n": n, "pages": pages}
-    return json.dumps(row, sort_keys=True)
+def in_order(*rows: Row) -> list[Row]:
+    return sorted(rows, key=as_text)
 
 
 def test_sessions_merge_and_split_as_rows_come_and_go(spark: SparkSession) -> None:
@@ -80,42 +53,34 @@ def test_sessions_merge_and_split_as_rows_come_and_go(spark: SparkSession) -> No
         # 10:03 again bridges 10:00 and 10:06: one session of three rows.
         [{"insert": visit(1, 2, "03")}],
     ]
-    after = contents_by_step(spark, steps)
+    after = contents_by_step(spark, PROGRAM, "visits", steps)
     assert [a["sessions"] for a in after] == [
-        sorted([session(1, "00", "08", 2, 3), session(2, "03", "08", 1, 5)]),
-        sorted(
-            [
-                session(1, "00", "08", 2, 3),
-                session(1, "10", "15", 1, 4),
-                session(1, None, None, 1, 7),
-                session(2, "03", "08", 1, 5),
-            ]
+        in_order(session(1, "00", "08", 2, 3), session(2, "03", "08", 1, 5)),
+        in_order(
+            session(1, "00", "08", 2, 3),
+            session(1, "10", "15", 1, 4),
+            session(1, None, None, 1, 7),
+            session(2, "03", "08", 1, 5),
         ),
-        sorted(
-            [
-                session(1, "00", "05", 1, 1),
-                session(1, "10", "15", 1, 4),
-                session(1, None, None, 1, 7),
-                session(2, "03", "08", 1, 5),
-            ]
+        in_order(
+            session(1, "00", "05", 1, 1),
+            session(1, "10", "15", 1, 4),
+            session(1, None, None, 1, 7),
+            session(2, "03", "08", 1, 5),
         ),
-        sorted(
-            [
-                session(1, "00", "05", 1, 1),
-                session(1, "06", "15", 2, 12),
-                session(1, None, None, 1, 7),
-                session(2, "03", "08", 1, 5),
-            ]
+        in_order(
+            session(1, "00", "05", 1, 1),
+            session(1, "06", "15", 2, 12),
+            session(1, None, None, 1, 7),
+            session(2, "03", "08", 1, 5),
         ),
-        sorted(
-            [
-                session(1, "00", "15", 4, 15),
-                session(1, None, None, 1, 7),
-                session(2, "03", "08", 1, 5),
-            ]
+        in_order(
+            session(1, "00", "15", 4, 15),
+            session(1, None, None, 1, 7),
+            session(2, "03", "08", 1, 5),
         ),
     ]
     # Without other keys every row of the table is in one group: sessions of an hour
     # (the rows with a NULL time, one row, are left out by HAVING).
-    assert after[1]["long_sessions"] == [json.dumps({"e": "2020-01-01 11:10:00", "n": 4})]
-    assert after[4]["long_sessions"] == [json.dumps({"e": "2020-01-01 11:10:00", "n": 5})]
+    assert after[1]["long_sessions"] == [{"e": "2020-01-01 11:10:00", "n": 4}]
+    assert after[4]["long_sessions"] == [{"e": "2020-01-01 11:10:00", "n": 5}]

@@ -1,12 +1,11 @@
 """STRING_AGG (LISTAGG), the BIT_ aggregates and ANY_VALUE under inserts and deletes: a
 group's value is made again from the rows it holds after each step."""
 
-import json
 from typing import Any
 
 from pyspark.sql import SparkSession
 
-from worker.replay import compile_with_queries, replay
+from tests.integration.runtime.replays import contents_by_step
 
 PROGRAM = """
 CREATE TABLE u (g VARCHAR, name VARCHAR, n INT);
@@ -27,31 +26,9 @@ def row(g: str | None, name: str | None, n: int | None) -> dict[str, Any]:
     return {"g": g, "name": name, "n": n}
 
 
-def contents_by_step(spark: SparkSession, steps: list[list[dict[str, Any]]]) -> list[dict]:
-    """Each view's rows after each step: its changes added up."""
-    result = compile_with_queries(PROGRAM, [])
-    assert not result.has_errors, result.diagnostics
-    lines = [json.dumps({"u": step}) for step in steps]
-    records = list(replay(spark, result.to_json()["plan"], lines))
-    totals: dict[str, dict[str, int]] = {"names": {}, "bits": {}, "ordered": {}}
-    after: list[dict[str, list[dict[str, Any]]]] = []
-    for step in range(1, len(steps) + 1):
-        for record in (r for r in records if r["step"] == step and "view" in r):
-            rows = totals[record["view"]]
-            for change in record["changes"]:
-                kind, value = next(iter(change.items()))
-                key = json.dumps(value, sort_keys=True)
-                rows[key] = rows.get(key, 0) + (1 if kind == "insert" else -1)
-        after.append(
-            {
-                view: sorted(
-                    (json.loads(k) for k, n in rows.items() for _ in range(n)),
-                    key=lambda r: str(r["g"]),
-                )
-                for view, rows in totals.items()
-            }
-        )
-    return after
+def by_group(spark: SparkSession, steps: list[list[dict[str, Any]]]) -> list[dict]:
+    """Each view's rows after each step, by group."""
+    return contents_by_step(spark, PROGRAM, "u", steps, order=lambda r: str(r["g"]))
 
 
 def test_string_agg_joins_the_values_a_group_holds_in_the_order_of_their_text(
@@ -60,7 +37,7 @@ def test_string_agg_joins_the_values_a_group_holds_in_the_order_of_their_text(
     first = [row("a", "bo", 6), row("a", "ann", 3), row("a", "bo", 6), row("a", None, None)]
     first.append(row("b", None, 5))
     second = [{"delete": row("a", "bo", 6)}, {"insert": row("b", "cy", 1)}]
-    after = contents_by_step(spark, [[{"insert": r} for r in first], second])
+    after = by_group(spark, [[{"insert": r} for r in first], second])
     # ANY_VALUE is the smallest value: the same whatever order the rows came in.
     assert after[0]["names"] == [
         {"g": "a", "all_names": "ann|bo|bo", "distinct_names": "ann,bo", "not_bo": "ann"}
@@ -86,7 +63,7 @@ def test_string_agg_joins_the_values_a_group_holds_in_the_order_of_their_text(
 def test_string_agg_joins_its_values_in_the_order_of_its_order_by(spark: SparkSession) -> None:
     first = [row("a", "bo", 1), row("a", "ann", 3), row("a", "cy", None), row("a", "bo", 2)]
     second = [{"delete": row("a", "ann", 3)}, {"insert": row("a", "di", 9)}]
-    after = contents_by_step(spark, [[{"insert": r} for r in first], second])
+    after = by_group(spark, [[{"insert": r} for r in first], second])
     # By n, largest first, NULL last; by the name, last first (LISTAGG ... WITHIN GROUP).
     assert after[0]["ordered"] == [{"g": "a", "by_n": "ann,bo,bo,cy", "by_name": "cy|bo|bo|ann"}]
     assert after[1]["ordered"] == [{"g": "a", "by_n": "di,bo,bo,cy", "by_name": "di|cy|bo|bo"}]

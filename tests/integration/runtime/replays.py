@@ -1,0 +1,48 @@
+"""Replaying a program in a test, and what its views hold after each step."""
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pyspark.sql import SparkSession
+
+from worker.replay import compile_with_queries, replay
+
+Row = dict[str, Any]
+
+
+def as_text(row: Row) -> str:
+    return json.dumps(row, sort_keys=True)
+
+
+def contents_by_step(
+    spark: SparkSession,
+    program: str,
+    relation: str,
+    steps: list[list[dict[str, Any]]],
+    order: Callable[[Row], Any] = as_text,
+) -> list[dict[str, list[Row]]]:
+    """Replays `program`, a step per item of `steps` (the changes of `relation`);
+    each output view's rows after each step (its changes added up), sorted by `order`."""
+    result = compile_with_queries(program, [])
+    assert not result.has_errors, result.diagnostics
+    lines = [json.dumps({relation: step}) for step in steps]
+    records = list(replay(spark, result.to_json()["plan"], lines))
+    views = [v["name"] for v in result.to_json()["plan"]["views"] if not v.get("local")]
+    totals: dict[str, dict[str, int]] = {view: {} for view in views}
+    after = []
+    for step in range(1, len(steps) + 1):
+        for record in (r for r in records if r["step"] == step and "view" in r):
+            rows = totals[record["view"]]
+            for change in record["changes"]:
+                kind, row = next(iter(change.items()))
+                rows[as_text(row)] = rows.get(as_text(row), 0) + (1 if kind == "insert" else -1)
+        after.append(
+            {
+                view: sorted(
+                    (json.loads(text) for text, n in rows.items() for _ in range(n)), key=order
+                )
+                for view, rows in totals.items()
+            }
+        )
+    return after
