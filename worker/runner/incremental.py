@@ -243,6 +243,9 @@ class Lowering:
     # Changes known to be empty without running anything (`empty`), by id(); held here
     # so that no id is reused while the step is lowered.
     nothing: dict[int, DataFrame] = field(default_factory=dict)
+    # Changes `shared` has materialised, by id(): (the changes, their materialised copy),
+    # so that the readers of one view's changes share one copy.
+    materialised: dict[int, tuple[DataFrame, DataFrame]] = field(default_factory=dict)
 
     def stored(self, key: str, types: Sequence[str]) -> DataFrame:
         return typed_rows(self.spark, self.stored_state.get(key), types)
@@ -276,7 +279,10 @@ class Lowering:
             for node in plan_nodes(rel)
         ):
             return changes
-        return changes.coalesce(1).localCheckpoint(eager=True)
+        if id(changes) not in self.materialised:
+            copy = changes.coalesce(1).localCheckpoint(eager=True)
+            self.materialised[id(changes)] = (changes, copy)
+        return self.materialised[id(changes)][1]
 
     def input_of(self, rel: Mapping[str, Any], key: str) -> DataFrame:
         """The changes of a stateful node's input (`rel` the node, `key` its state's),

@@ -146,3 +146,36 @@ def test_a_union_is_one_partition(spark: SparkSession, plans: list[str]) -> None
                 unions += 1
                 assert above.startswith("Coalesce 1"), f"a union not coalesced:\n{plan[:3000]}"
     assert unions > 0
+
+
+def test_the_readers_of_a_views_changes_share_one_materialised_copy(
+    spark: SparkSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stateful node materialises an input that comes out of a view (its plan would be
+    # copied into each place that reads it); a second reader adds no copy.
+    calls: list[int] = []
+    checkpoint = DataFrame.localCheckpoint
+
+    def counting(self: DataFrame, *args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return checkpoint(self, *args, **kwargs)
+
+    monkeypatch.setattr(DataFrame, "localCheckpoint", counting)
+    base = PROGRAM + "CREATE VIEW big_orders AS SELECT customer, amount FROM per_customer_src;"
+    base = base.replace(
+        "CREATE VIEW big_orders",
+        "CREATE VIEW per_customer_src AS SELECT customer, amount FROM orders WHERE amount > 1;\n"
+        "CREATE VIEW big_orders",
+    )
+    readers = [
+        "CREATE VIEW r1 AS SELECT * FROM big_orders AS b JOIN customers AS c ON b.customer = c.id;",
+        "CREATE VIEW r2 AS SELECT * FROM big_orders EXCEPT SELECT id, 1.0 FROM customers;",
+    ]
+    counts = []
+    for program in (base + readers[0], base + "\n".join(readers)):
+        result = compile_with_queries(program, [])
+        assert not result.has_errors, result.diagnostics
+        calls.clear()
+        list(replay(spark, result.to_json()["plan"], [json.dumps(s) for s in STEPS]))
+        counts.append(len(calls))
+    assert counts[0] == counts[1] and counts[0] > 0
