@@ -161,11 +161,8 @@ def test_the_readers_of_a_views_changes_share_one_materialised_copy(
         return checkpoint(self, *args, **kwargs)
 
     monkeypatch.setattr(DataFrame, "localCheckpoint", counting)
-    base = PROGRAM + "CREATE VIEW big_orders AS SELECT customer, amount FROM per_customer_src;"
-    base = base.replace(
-        "CREATE VIEW big_orders",
-        "CREATE VIEW per_customer_src AS SELECT customer, amount FROM orders WHERE amount > 1;\n"
-        "CREATE VIEW big_orders",
+    base = (
+        PROGRAM + "CREATE VIEW big_orders AS SELECT customer, amount FROM orders WHERE amount > 1;"
     )
     readers = [
         "CREATE VIEW r1 AS SELECT * FROM big_orders AS b JOIN customers AS c ON b.customer = c.id;",
