@@ -109,7 +109,7 @@ def check_state(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
             found.append(
                 warning(
                     Code.UNBOUNDED_STATE,
-                    "The state of these window functions grows without bound: every input "
+                    "The state of this window grows without bound: every input "
                     "row is kept, and the input only grows",
                     node.calls[0].span,
                     hint="apply the window to a view that also deletes, such as one time window",
