@@ -743,7 +743,11 @@ def _windowed(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> Da
             place = F.row_number().over(_tied(_partitioned(call), call, columns))
             copies = copies.withColumn(f"__place{index}", place)
     values = [
-        _window_value(call, columns, f"__place{index}").alias(positional(len(columns) + index))
+        # Of the plan's type: Spark's ROW_NUMBER, RANK and NTILE are INT where SQL's are
+        # BIGINT, and the rules that read these rows union them with stored rows.
+        _window_value(call, columns, f"__place{index}")
+        .cast(spark_type(call["type"]))
+        .alias(positional(len(columns) + index))
         for index, call in enumerate(rel["calls"])
     ]
     result = copies.select(*columns, *values)
@@ -828,7 +832,7 @@ def _window_value(call: Mapping[str, Any], columns: list[str], place: str) -> Co
         "var_samp": lambda: F.var_samp(args[0]),
         "var_pop": lambda: F.var_pop(args[0]),
     }.get(function, lambda: ARG_EXTREMES[function](*args))()
-    return aggregate.over(spec).cast(spark_type(call["type"]))
+    return aggregate.over(spec)
 
 
 RANK_FUNCTIONS: dict[str, Callable[[], Column]] = {

@@ -339,6 +339,12 @@ COMPILED_ONLY = [
         "HAVING EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND name <> 'bo') OR COUNT(*) > 1",
     ),
     (
+        # A join of window values: Spark's ROW_NUMBER and RANK are INT, the plan's BIGINT.
+        "ranks_joined",
+        "SELECT t.id, w.rn, w.r FROM t JOIN (SELECT g, ROW_NUMBER() OVER (ORDER BY g, name) "
+        "AS rn, RANK() OVER (ORDER BY g) AS r FROM u) AS w ON t.g = w.g",
+    ),
+    (
         # STRING_AGG in the order of its ORDER BY (ties: equal text).
         "string_agg_ordered",
         "SELECT id, STRING_AGG(g, ',' ORDER BY x DESC NULLS LAST, g), "
