@@ -1,7 +1,7 @@
 """Replaying a program in a test, and what its views hold after each step."""
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pyspark.sql import SparkSession
@@ -13,6 +13,11 @@ Row = dict[str, Any]
 
 def as_text(row: Row) -> str:
     return json.dumps(row, sort_keys=True)
+
+
+def in_order(rows: Iterable[Row]) -> list[Row]:
+    """Rows in the order `contents_by_step` gives them by default: by their text."""
+    return sorted(rows, key=as_text)
 
 
 def contents_by_step(

@@ -6,7 +6,7 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
-from tests.integration.runtime.replays import Row, as_text, contents_by_step
+from tests.integration.runtime.replays import Row, contents_by_step, in_order
 
 PROGRAM = """
 CREATE TABLE visits (usr INT, pages INT, ts TIMESTAMP);
@@ -32,10 +32,6 @@ def session(usr: int, start: str | None, end: str | None, n: int, pages: int) ->
     return {"usr": usr, "s": at(start), "e": at(end), "n": n, "pages": pages}
 
 
-def in_order(*rows: Row) -> list[Row]:
-    return sorted(rows, key=as_text)
-
-
 def test_sessions_merge_and_split_as_rows_come_and_go(spark: SparkSession) -> None:
     steps = [
         # 10:00 and 10:03 are less than 5 minutes apart: one session, to 10:08.
@@ -55,29 +51,37 @@ def test_sessions_merge_and_split_as_rows_come_and_go(spark: SparkSession) -> No
     ]
     after = contents_by_step(spark, PROGRAM, "visits", steps)
     assert [a["sessions"] for a in after] == [
-        in_order(session(1, "00", "08", 2, 3), session(2, "03", "08", 1, 5)),
+        in_order([session(1, "00", "08", 2, 3), session(2, "03", "08", 1, 5)]),
         in_order(
-            session(1, "00", "08", 2, 3),
-            session(1, "10", "15", 1, 4),
-            session(1, None, None, 1, 7),
-            session(2, "03", "08", 1, 5),
+            [
+                session(1, "00", "08", 2, 3),
+                session(1, "10", "15", 1, 4),
+                session(1, None, None, 1, 7),
+                session(2, "03", "08", 1, 5),
+            ]
         ),
         in_order(
-            session(1, "00", "05", 1, 1),
-            session(1, "10", "15", 1, 4),
-            session(1, None, None, 1, 7),
-            session(2, "03", "08", 1, 5),
+            [
+                session(1, "00", "05", 1, 1),
+                session(1, "10", "15", 1, 4),
+                session(1, None, None, 1, 7),
+                session(2, "03", "08", 1, 5),
+            ]
         ),
         in_order(
-            session(1, "00", "05", 1, 1),
-            session(1, "06", "15", 2, 12),
-            session(1, None, None, 1, 7),
-            session(2, "03", "08", 1, 5),
+            [
+                session(1, "00", "05", 1, 1),
+                session(1, "06", "15", 2, 12),
+                session(1, None, None, 1, 7),
+                session(2, "03", "08", 1, 5),
+            ]
         ),
         in_order(
-            session(1, "00", "15", 4, 15),
-            session(1, None, None, 1, 7),
-            session(2, "03", "08", 1, 5),
+            [
+                session(1, "00", "15", 4, 15),
+                session(1, None, None, 1, 7),
+                session(2, "03", "08", 1, 5),
+            ]
         ),
     ]
     # Without other keys every row of the table is in one group: sessions of an hour

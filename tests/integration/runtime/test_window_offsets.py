@@ -6,6 +6,7 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
+from tests.integration.runtime.replays import contents_by_step, in_order
 from worker.replay import compile_with_queries, replay
 
 PROGRAM = """
@@ -24,29 +25,9 @@ FROM bids GROUP BY TUMBLE(ts, INTERVAL '1' HOUR, TIME '0:30');
 """
 
 
-def contents(spark: SparkSession, times: list[list[str]]) -> list[dict[str, Any]]:
-    result = compile_with_queries(PROGRAM, [])
-    assert not result.has_errors, result.diagnostics
-    lines = [
-        json.dumps({"bids": [{"insert": {"ts": f"2020-01-01 {t}:00", "price": 1}} for t in step]})
-        for step in times
-    ]
-    return list(replay(spark, result.to_json()["plan"], lines))
-
-
-def integrated(records: list[dict[str, Any]], view: str) -> list[dict[str, Any]]:
-    """The view's rows after the last step: its changes added up."""
-    rows: dict[str, int] = {}
-    for record in records:
-        for change in record.get("changes", []) if record.get("view") == view else []:
-            kind, row = next(iter(change.items()))
-            key = json.dumps(row, sort_keys=True)
-            rows[key] = rows.get(key, 0) + (1 if kind == "insert" else -1)
-    return in_order([json.loads(k) for k, n in rows.items() for _ in range(n)])
-
-
-def in_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(rows, key=lambda row: json.dumps(row, sort_keys=True))
+def bids_at(times: list[list[str]]) -> list[list[dict[str, Any]]]:
+    """A step of bids at each list of times (HH:MM)."""
+    return [[{"insert": {"ts": f"2020-01-01 {t}:00", "price": 1}} for t in step] for step in times]
 
 
 def window(start: str, end: str, **values: Any) -> dict[str, Any]:
@@ -54,8 +35,10 @@ def window(start: str, end: str, **values: Any) -> dict[str, Any]:
 
 
 def test_tumble_and_hop_windows_start_at_their_offset(spark: SparkSession) -> None:
-    records = contents(spark, [["10:10", "10:14", "10:15", "11:20"]])
-    assert integrated(records, "tumbled") == in_order(
+    [after] = contents_by_step(
+        spark, PROGRAM, "bids", bids_at([["10:10", "10:14", "10:15", "11:20"]])
+    )
+    assert after["tumbled"] == in_order(
         [
             window("09:15", "10:15", s=2),
             window("10:15", "11:15", s=1),
@@ -64,7 +47,7 @@ def test_tumble_and_hop_windows_start_at_their_offset(spark: SparkSession) -> No
     )
     # Windows of 30 minutes every 10, at :05, :15, ...: 10:10 is in those from 09:45,
     # 09:55 and 10:05; 10:14 too; 10:15 in those from 09:55, 10:05 and 10:15.
-    assert integrated(records, "hopped") == in_order(
+    assert after["hopped"] == in_order(
         [
             window("09:45", "10:15", n=2),
             window("09:55", "10:25", n=3),
@@ -80,7 +63,11 @@ def test_tumble_and_hop_windows_start_at_their_offset(spark: SparkSession) -> No
 def test_a_window_aligned_at_half_past_is_final_once_its_hour_is_over(
     spark: SparkSession,
 ) -> None:
-    records = contents(spark, [["10:40", "11:29"], ["11:31"], ["12:45"]])
+    result = compile_with_queries(PROGRAM, [])
+    lines = [
+        json.dumps({"bids": step}) for step in bids_at([["10:40", "11:29"], ["11:31"], ["12:45"]])
+    ]
+    records = list(replay(spark, result.to_json()["plan"], lines))
     by_step = {r["step"]: r["changes"] for r in records if r.get("view") == "aligned"}
     first = {"s": "2020-01-01 10:30:00", "e": "2020-01-01 11:30:00", "n": 2}
     second = {"s": "2020-01-01 11:30:00", "e": "2020-01-01 12:30:00", "n": 1}
