@@ -284,12 +284,12 @@ class Lowering:
             self.materialised[id(changes)] = (changes, copy)
         return self.materialised[id(changes)][1]
 
-    def input_of(self, rel: Mapping[str, Any], key: str) -> DataFrame:
-        """The changes of a stateful node's input (`rel` the node, `key` its state's),
-        `shared`: the node reads them several times, its state saves them too, and so
-        would copy their plan into each place (k such nodes over one another, 2^k to
+    def shared_changes(self, rel: Mapping[str, Any], key: str) -> DataFrame:
+        """The changes of plan node `rel` (`key` its state's), `shared`: how a stateful
+        node reads an input. It reads it several times, its state saves it too, and so
+        would copy its plan into each place (k such nodes over one another, 2^k to
         4^k copies: nested subqueries over joins took minutes a step)."""
-        return self.shared(rel["input"], self.rel(rel["input"], key + ".i"))
+        return self.shared(rel, self.rel(rel, key))
 
     def rel(self, rel: Mapping[str, Any], key: str) -> DataFrame:
         """The changes of plan node `rel` in this step; `key` names its state."""
@@ -365,7 +365,7 @@ def _hop(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 
 
 def _distinct(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
-    child = ctx.input_of(rel, key)
+    child = ctx.shared_changes(rel["input"], key + ".i")
     types = types_of(rel["columns"])
     if ctx.is_empty(child):
         return ctx.empty(types)
@@ -382,7 +382,7 @@ def _distinct(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 
 
 def _aggregate(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
-    child = ctx.input_of(rel, key)
+    child = ctx.shared_changes(rel["input"], key + ".i")
     if ctx.is_empty(child) and not ctx.first_step:  # (a global aggregate's first row)
         return ctx.empty(types_of(rel["columns"]))
     keys, aggregates = rel["keys"], rel["aggregates"]
@@ -560,8 +560,8 @@ def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     right_types = types_of(rel["right"]["columns"])
     nl, nr = len(left_types), len(right_types)
     left_names, right_names = names(nl), names(nr, nl)
-    d_left = ctx.shared(rel["left"], ctx.rel(rel["left"], key + ".l"))
-    d_right_plain = ctx.shared(rel["right"], ctx.rel(rel["right"], key + ".r"))
+    d_left = ctx.shared_changes(rel["left"], key + ".l")
+    d_right_plain = ctx.shared_changes(rel["right"], key + ".r")
     # ΔL ⋈ R + L ⋈ ΔR + ΔL ⋈ ΔR, without the terms of a side with no changes (an inner
     # join then reads only the other side's stored rows).
     left_changed, right_changed = not ctx.is_empty(d_left), not ctx.is_empty(d_right_plain)
@@ -659,8 +659,7 @@ def _set_difference(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFram
     columns = names(len(types))
     changes, stored = {}, {}
     for side in ("left", "right"):
-        side_changes = ctx.shared(rel[side], ctx.rel(rel[side], f"{key}.{side}"))
-        changes[side] = _cast(side_changes, rel["columns"])
+        changes[side] = _cast(ctx.shared_changes(rel[side], f"{key}.{side}"), rel["columns"])
         stored[side] = ctx.stored(side_state(key, side), types)
         ctx.save(side_state(key, side), changes[side], types)
     affected = unioned([changes["left"].select(*columns), changes["right"].select(*columns)])
@@ -690,7 +689,7 @@ def _sort(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     rows at the kept positions, from the whole input before and after the step."""
     if rel["limit"] is None and not rel["offset"]:
         return ctx.rel(rel["input"], key + ".i")
-    child = ctx.input_of(rel, key)
+    child = ctx.shared_changes(rel["input"], key + ".i")
     types = types_of(rel["columns"])
     columns = names(len(types))
     old = ctx.stored(key, types)
@@ -716,7 +715,7 @@ def _kept(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> DataFr
 def _window(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     """Window functions: the input's rows with their window values, recomputed for the
     partitions the step touches (before and after), the difference emitted."""
-    child = ctx.input_of(rel, key)
+    child = ctx.shared_changes(rel["input"], key + ".i")
     types = types_of(rel["input"]["columns"])
     columns = names(len(types))
     old = ctx.stored(key, types)
@@ -872,7 +871,7 @@ def _semi_join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     right_types = types_of(rel["right"]["columns"])
     sides = {}
     for side, types in (("left", left_types), ("right", right_types)):
-        change = ctx.shared(rel[side], ctx.rel(rel[side], f"{key}.{side}"))
+        change = ctx.shared_changes(rel[side], f"{key}.{side}")
         old = ctx.stored(side_state(key, side), types)
         ctx.save(side_state(key, side), change, types)
         columns = names(len(types))

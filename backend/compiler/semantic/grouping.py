@@ -15,7 +15,11 @@ from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 from backend.compiler.semantic.aggregates import shape
-from backend.compiler.semantic.time_functions import WINDOW_ENDS, interval_micros
+from backend.compiler.semantic.time_functions import (
+    GROUPED_WINDOWS,
+    WINDOW_ENDS,
+    interval_micros,
+)
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -66,7 +70,7 @@ def distinct_keys(
 
 # A window's _START / _END whose value a row alone does not give: HOP's (a row is in
 # several windows) and SESSION's (a row's session depends on the rows around it).
-GROUPED_WINDOW_CALLS = ("hop_start", "hop_end", "session_start", "session_end")
+GROUPED_WINDOW_CALLS = tuple(f"{w}_{part}" for w in GROUPED_WINDOWS for part in ("start", "end"))
 # Calls that only a grouped query's keys give a value.
 GROUPED_ONLY = (*GROUPED_WINDOW_CALLS, "grouping")
 

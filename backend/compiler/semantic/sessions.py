@@ -24,6 +24,8 @@ plus `gap`): one group per session.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
@@ -69,12 +71,8 @@ def sessioned(
     end = plan.ColumnRef(width + 1, "session_end", types.TIMESTAMP, True, call.span)
     position = at[0]
     grouped = (*keys[:position], start, *keys[position + 1 :], end)
-    windows = {shape(call): position, shape(plan.Call(END, *_rest(call))): len(keys)}
+    windows = {shape(call): position, shape(replace(call, function=END)): len(keys)}
     return rel, grouped, windows
-
-
-def _rest(call: plan.Call) -> tuple[tuple[plan.Expr, ...], types.SqlType, bool, Span]:
-    return call.args, call.type, call.nullable, call.span
 
 
 def _with_session(

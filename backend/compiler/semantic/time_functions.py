@@ -179,7 +179,7 @@ def window_call(
         message = f"{shown} expects an INTERVAL DAY TO SECOND or TIME literal as its alignment"
         diagnostics.append(error(Code.TYPE_MISMATCH, message, align[0].span))
         return None
-    function = name if name in WINDOW_ENDS or name == "session_end" else f"{family}_start"
+    function = name if name.endswith("_end") else f"{family}_start"  # TUMBLE: its start
     arguments = (time, *lengths, *(o for o in offsets if o is not None))
     return plan.Call(function, arguments, types.TIMESTAMP, time.nullable, call.span)
 
