@@ -7,6 +7,9 @@ applying them to a step's input changes yields exactly the view's changes.
 """
 
 import datetime as dt
+import functools
+import math
+import operator
 import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -124,6 +127,17 @@ UNARY: dict[str, Callable[[Column], Column]] = {
     "upper": F.upper,
     "lower": F.lower,
     "abs": F.abs,
+    # Spark's, as Calcite's, are Java's Math functions: ASIN(2) is NaN, COT(0) Infinity.
+    **{name: getattr(F, name) for name in ("sin", "cos", "tan", "cot", "asin", "acos", "atan")},
+    **{name: getattr(F, name) for name in ("sinh", "cosh", "tanh", "degrees", "radians", "cbrt")},
+    "is_nan": lambda a: F.when(a.isNotNull(), F.isnan(a)),  # Spark's isnan(NULL) is false
+    "is_inf": lambda a: F.abs(a) == F.lit(float("inf")),
+    "ascii": F.ascii,  # the code point of the first character, as Calcite's
+    "octet_length": F.octet_length,
+    "last_day": F.last_day,
+    # In English (Spark's own DAYNAME and MONTHNAME are three letters: 'Mon', 'Jan').
+    "dayname": lambda a: F.date_format(a, "EEEE"),
+    "monthname": lambda a: F.date_format(a, "MMMM"),
 }
 INTEGRAL = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT")
 
@@ -231,6 +245,45 @@ def _truncate(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     return F.when(args[0] >= 0, F.floor(args[0], places)).otherwise(F.ceil(args[0], places))
 
 
+def _sign_bit(x: Column) -> Column:
+    """Whether the DOUBLE x is negative or -0.0 (which compares equal to 0.0)."""
+    return x.cast("string").startswith("-")
+
+
+def _atan2(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """ATAN2(y, x) as Java's Math.atan2, which Calcite calls: Spark's adds 0.0 to both
+    first, losing the sign of a -0.0 (Java's ATAN2(-0.0, -1) is -pi, Spark's pi)."""
+    y, x = (arg.cast("double") for arg in args)
+    on_the_axis = F.when(_sign_bit(x), F.lit(math.pi)).otherwise(F.lit(0.0))
+    at_zero = F.when(_sign_bit(y), -on_the_axis).otherwise(on_the_axis)
+    return F.when((y == 0) & x.isNotNull() & ~F.isnan(x), at_zero).otherwise(F.atan2(y, x))
+
+
+def _chr(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """CHR(n): the character of code point n, as four bytes of UTF-32; '' when n is no
+    code point (below 0, above U+10FFFF or a surrogate), as Feldera has it (Spark's own
+    CHR is the character of n % 256)."""
+    code = args[0].cast("long")
+    valid = code.between(0, 0x10FFFF) & ~code.between(0xD800, 0xDFFF)
+    utf32 = F.unhex(F.lpad(F.hex(code), 8, "0"))
+    return F.when(valid, F.decode(utf32, "UTF-32")).when(code.isNotNull(), F.lit(""))
+
+
+def _overlay(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """OVERLAY(s PLACING r FROM n [FOR m]) as Feldera has it: m characters from the n-th
+    replaced by r (m: r's length when absent, 0 when below 0); s when n < 1; s || r when
+    n is past s's end. NULL when any argument is (Spark's takes m < 0 as r's length)."""
+    text, replacement, start = args[:3]
+    length = F.greatest(args[3], F.lit(0)) if len(args) > 3 else F.char_length(replacement)
+    after = start.cast("long") + length.cast("long")  # past INTEGER's range for a huge m
+    rest = F.when(after > F.char_length(text), F.lit("")).otherwise(
+        text.substr(after.cast("int"), F.lit(2**31 - 1))
+    )
+    replaced = F.concat(F.left(text, start - 1), replacement, rest)
+    any_null = functools.reduce(operator.or_, (arg.isNull() for arg in args))
+    return F.when(any_null, F.lit(None)).when(start < 1, text).otherwise(replaced)
+
+
 Scalar = Callable[[list[Column], list[Mapping[str, Any]]], Column]
 SCALAR: dict[str, Scalar] = {
     "tumble_start": _tumble_start,
@@ -289,6 +342,10 @@ SCALAR: dict[str, Scalar] = {
     "concat_ws": lambda a, r: F.call_function("concat_ws", *a),
     "md5": lambda a, r: F.md5(a[0]),
     "regexp_replace": lambda a, r: F.regexp_replace(a[0], a[1], a[2]),
+    "pi": lambda a, r: F.pi(),
+    "atan2": _atan2,
+    "chr": _chr,
+    "overlay": _overlay,
     "field": _field,
 }
 

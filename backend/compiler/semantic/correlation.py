@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
-from backend.compiler.semantic.functions import NILADIC_FUNCTIONS
+from backend.compiler.semantic.functions import NILADIC_CONSTANTS, NILADIC_FUNCTIONS
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -66,7 +66,7 @@ def _is_niladic(expr: object) -> bool:
         isinstance(expr, ast.ColumnRef)
         and len(expr.parts) == 1
         and not expr.parts[0].quoted
-        and expr.parts[0].value in NILADIC_FUNCTIONS
+        and expr.parts[0].value in NILADIC_FUNCTIONS | NILADIC_CONSTANTS
     )
 
 

@@ -215,6 +215,9 @@ def _interval(literal: ast.IntervalLiteral, ctx: ExprContext) -> plan.Literal | 
 
 
 def _column(ref: ast.ColumnRef, ctx: ExprContext) -> plan.Expr | None:
+    word = _bare_word(ref, ctx)
+    if word in functions.NILADIC_CONSTANTS:  # a constant, so also where one must be
+        return functions.type_scalar_call(word, (), ref.span, ctx.diagnostics)
     written = ".".join(part.value for part in ref.parts)
     if ctx.constant_clause is not None:
         ctx.report(
@@ -223,14 +226,8 @@ def _column(ref: ast.ColumnRef, ctx: ExprContext) -> plan.Expr | None:
             ref.span,
         )
         return None
-    first = ref.parts[0]
-    if (
-        len(ref.parts) == 1
-        and not first.quoted
-        and first.value in functions.NILADIC_FUNCTIONS
-        and not any(entry.find(first.value) is not None for entry in ctx.scope.entries)
-    ):
-        ctx.not_supported(first.value.upper(), ref.span)
+    if word in functions.NILADIC_FUNCTIONS:
+        ctx.not_supported(word.upper(), ref.span)
         return None
     if ctx.outer is not None:
         scratch: list[Diagnostic] = []
@@ -245,6 +242,16 @@ def _column(ref: ast.ColumnRef, ctx: ExprContext) -> plan.Expr | None:
         ctx.diagnostics.extend(scratch)
         return None
     return resolve_column(ctx.scope, ref, ctx.diagnostics, ctx.suggestions)
+
+
+def _bare_word(ref: ast.ColumnRef, ctx: ExprContext) -> str | None:
+    """The unquoted word `ref` is when it names no column in scope (CURRENT_DATE, PI)."""
+    first = ref.parts[0]
+    if len(ref.parts) > 1 or first.quoted:
+        return None
+    if any(entry.find(first.value) is not None for entry in ctx.scope.entries):
+        return None
+    return first.value
 
 
 # ---------------------------------------------------------------- operators

@@ -34,6 +34,19 @@ class Arity:
         return f"{self.minimum} to {self.maximum} arguments"
 
 
+# Functions of one number whose value is a DOUBLE, as Java's Math computes them (Calcite
+# calls it; Feldera's docs list the same): out of their domain they are NaN, as ASIN(2).
+# fmt: off
+DOUBLE_FUNCTIONS = (
+    "sin", "cos", "tan", "cot", "asin", "acos", "atan", "sinh", "cosh", "tanh", "degrees",
+    "radians", "cbrt",
+)
+# fmt: on
+# Functions of a DATE or TIMESTAMP: DAYNAME and MONTHNAME (MySQL's, in Calcite's
+# library) name the day or month in English ('Monday', 'January'); LAST_DAY is the
+# DATE of the last day of the month.
+DATE_FUNCTIONS = {"dayname": types.VARCHAR, "monthname": types.VARCHAR, "last_day": types.DATE}
+
 SCALAR_FUNCTIONS: dict[str, Arity] = {
     "upper": Arity(1, 1),
     "lower": Arity(1, 1),
@@ -42,6 +55,9 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "concat": Arity(1, None),
     **{name: Arity(1, 1) for name in ("floor", "ceil", "ceiling", "sqrt", "exp", "ln", "log10")},
     "sign": Arity(1, 1),
+    **{name: Arity(1, 1) for name in (*DOUBLE_FUNCTIONS, "is_inf", "is_nan")},
+    "atan2": Arity(2, 2),  # ATAN2(y, x)
+    "pi": Arity(0, 0),  # PI() as well as the bare word PI (NILADIC_CONSTANTS)
     "round": Arity(1, 2),
     # TRUNCATE(x [, n]) (TRUNC too, as DuckDB and PostgreSQL spell it): x cut toward
     # zero to n decimal places (n < 0: to tens, hundreds, ...), of x's type.
@@ -61,6 +77,13 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "concat_ws": Arity(2, None),
     "md5": Arity(1, 1),
     "regexp_replace": Arity(2, 3),
+    # ASCII(s): the code point of s's first character (0 for ''); CHR(n): the character
+    # of code point n ('' for none, as Feldera has it); OCTET_LENGTH(s): s's bytes in
+    # UTF-8; OVERLAY(s PLACING r FROM n [FOR m]), as Feldera has it: s with m characters
+    # (r's length when absent, 0 when below 0) from the n-th replaced by r; s when n < 1.
+    **{name: Arity(1, 1) for name in ("ascii", "chr", "octet_length")},
+    "overlay": Arity(3, 4),
+    **{name: Arity(1, 1) for name in DATE_FUNCTIONS},
     "if": Arity(3, 3),
     "nullif": Arity(2, 2),
     "greatest": Arity(1, None),
@@ -72,6 +95,7 @@ CANONICAL = {
     "character_length": "char_length",
     "length": "char_length",
     "substr": "substring",
+    "datediff": "timestampdiff",  # as Calcite (for PostgreSQL) and Feldera have it
 }
 
 # fmt: off
@@ -100,6 +124,9 @@ GROUPING_FUNCTIONS = frozenset(("grouping", "grouping_id"))
 NILADIC_FUNCTIONS = frozenset(
     ["current_timestamp", "current_date", "current_time", "localtimestamp", "localtime"]
 )
+# Bare words that are constant functions, unless a column has the name: PI, as in
+# Calcite and Feldera.
+NILADIC_CONSTANTS = frozenset(["pi"])
 
 
 def type_scalar_call(
@@ -267,6 +294,22 @@ def _same_type(nullable_result: bool) -> Typing:
     return typed
 
 
+def _datetime(result: SqlType) -> Typing:
+    """One DATE or TIMESTAMP argument; a `result` (DATE_FUNCTIONS)."""
+
+    def typed(
+        name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+    ) -> plan.Expr | None:
+        (arg,) = args
+        dated = arg.type.kind in (types.TypeKind.DATE, types.TypeKind.TIMESTAMP)
+        if not (dated or types.is_null(arg.type)):
+            _mismatch(diagnostics, f"{name.upper()} expects a DATE or TIMESTAMP", arg)
+            return None
+        return plan.Call(name, args, result, arg.nullable, span)
+
+    return typed
+
+
 def _regexp_replace(
     name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:
@@ -295,7 +338,11 @@ def _regexp_replace(
 
 _TYPED: dict[str, Typing] = {
     **{name: _numeric(None) for name in ("floor", "ceil", "ceiling", "sign")},
-    **{name: _numeric(types.DOUBLE) for name in ("sqrt", "exp", "ln", "log10", "power")},
+    **{
+        name: _numeric(types.DOUBLE)
+        for name in ("sqrt", "exp", "ln", "log10", "power", *DOUBLE_FUNCTIONS, "atan2", "pi")
+    },
+    **{name: _numeric(types.BOOLEAN) for name in ("is_inf", "is_nan")},
     "round": _to_scale,
     "truncate": _to_scale,
     "trunc": _to_scale,
@@ -312,6 +359,10 @@ _TYPED: dict[str, Typing] = {
     },
     **{name: _strings(types.VARCHAR) for name in ("reverse", "md5")},
     "regexp_replace": _regexp_replace,
+    **{name: _strings(types.INTEGER) for name in ("ascii", "octet_length")},
+    "chr": _strings(types.VARCHAR, frozenset({0})),
+    "overlay": _strings(types.VARCHAR, frozenset({2, 3})),
+    **{name: _datetime(result) for name, result in DATE_FUNCTIONS.items()},
     "nullif": _same_type(nullable_result=True),
     "greatest": _same_type(nullable_result=False),
     "least": _same_type(nullable_result=False),

@@ -15,6 +15,7 @@ import datetime as dt
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
+from backend.compiler.semantic.functions import CANONICAL
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -44,8 +45,9 @@ GROUPED_WINDOWS = ("hop", "session")
 SIZES = {"tumble": ("size",), "hop": ("slide", "size"), "session": ("gap",)}
 # A window's end: its start plus its size (the argument at that position).
 WINDOW_ENDS = {"tumble_end": ("tumble_start", 1), "hop_end": ("hop_start", 2)}
-# TIMESTAMPADD(unit, n, t) and TIMESTAMPDIFF(unit, t1, t2), as Calcite has them.
-TIMESTAMP_ARITHMETIC = ("timestampadd", "timestampdiff")
+# TIMESTAMPADD(unit, n, t) and TIMESTAMPDIFF(unit, t1, t2), as Calcite has them;
+# DATEDIFF is TIMESTAMPDIFF (functions.CANONICAL).
+TIMESTAMP_ARITHMETIC = ("timestampadd", "timestampdiff", "datediff")
 ARITHMETIC_UNITS = (
     "microsecond", "millisecond", "second", "minute", "hour",
     "day", "week", "month", "quarter", "year",
@@ -241,4 +243,5 @@ def timestamp_arithmetic(
             message = f"{shown} expects TIMESTAMP or DATE values, found {arg.type}"
             found.append(error(Code.TYPE_MISMATCH, message, arg.span))
             return None
-    return plan.Call(name, (literal, first, second), types.INTEGER, nullable, span)
+    function = CANONICAL.get(name, name)
+    return plan.Call(function, (literal, first, second), types.INTEGER, nullable, span)

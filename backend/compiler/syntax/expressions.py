@@ -426,6 +426,18 @@ def _substring(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[a
     return name, tuple(args)
 
 
+def _overlay(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast.Expr, ...]]:
+    """OVERLAY(s PLACING r FROM start [FOR length]): as overlay(s, r, start[, length])."""
+    args = [parse_expr(c)]
+    c.expect_word("placing")
+    args.append(parse_expr(c))
+    c.expect_word("from")
+    args.append(parse_expr(c))
+    if c.accept_word("for"):
+        args.append(parse_expr(c))
+    return name, tuple(args)
+
+
 def _position(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast.Expr, ...]]:
     """POSITION(needle IN haystack): the needle binds tighter than IN."""
     needle = parse_expr(c, CONCAT)
@@ -460,6 +472,7 @@ _KEYWORD_ARGUMENTS = {
     "substr": _substring,
     "position": _position,
     "trim": _trim,
+    "overlay": _overlay,
 }
 
 

@@ -101,3 +101,31 @@ def test_date_trunc_in_either_order_is_floor(spark: SparkSession) -> None:
         "q": "2024-10-01 00:00:00",
         "y": "2023-01-01",
     }
+
+
+NAMED = """
+CREATE TABLE t (ts TIMESTAMP, d DATE, nd DATE);
+CREATE VIEW named AS SELECT
+    DAYNAME(d) AS day, MONTHNAME(d) AS month, DAYNAME(ts) AS ts_day, MONTHNAME(ts) AS ts_month,
+    LAST_DAY(d) AS last, LAST_DAY(ts) AS ts_last, DAYNAME(nd) AS no_day, LAST_DAY(nd) AS no_last,
+    DATEDIFF(MONTH, d, ts) AS months
+FROM t;
+"""
+
+
+def test_day_and_month_names_last_days_and_datediff(spark: SparkSession) -> None:
+    plan = compile_program(NAMED).to_json()["plan"]
+    row = {"ts": "2024-02-10 10:10:10", "d": "2023-12-31", "nd": None}  # a Saturday, a Sunday
+    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    [change] = deltas["named"]
+    assert change["insert"] == {
+        "day": "Sunday",  # in full, as Calcite's (Spark's own DAYNAME is 'Sun')
+        "month": "December",
+        "ts_day": "Saturday",
+        "ts_month": "February",
+        "last": "2023-12-31",
+        "ts_last": "2024-02-29",
+        "no_day": None,
+        "no_last": None,
+        "months": 1,  # as TIMESTAMPDIFF: the 10th comes before the 31st
+    }

@@ -120,3 +120,33 @@ def _without_spans(node: object) -> object:
     if isinstance(node, list):
         return [_without_spans(v) for v in node]
     return node
+
+
+def test_dayname_monthname_and_last_day_of_a_date_or_timestamp() -> None:
+    columns = _columns(
+        "CREATE VIEW v AS SELECT DAYNAME(d) AS dn, MONTHNAME(ts) AS mn, LAST_DAY(d) AS l, "
+        "LAST_DAY(ts) AS lt FROM t;"
+    )
+    assert columns == [
+        ("dn", "VARCHAR", False),
+        ("mn", "VARCHAR", True),
+        ("l", "DATE", False),
+        ("lt", "DATE", True),
+    ]
+    assert _errors("CREATE VIEW v AS SELECT DAYNAME(tm) FROM t;") == [
+        ("SQL206", "DAYNAME expects a DATE or TIMESTAMP, found TIME")
+    ]
+    assert _errors("CREATE VIEW v AS SELECT LAST_DAY(s) FROM t;") == [
+        ("SQL206", "LAST_DAY expects a DATE or TIMESTAMP, found VARCHAR")
+    ]
+
+
+def test_datediff_is_timestampdiff() -> None:
+    diff = compile_program(DDL + "CREATE VIEW v AS SELECT TIMESTAMPDIFF(DAY, d, ts) AS n FROM t;")
+    [expected] = diff.to_json()["plan"]["views"]
+    result = compile_program(DDL + "CREATE VIEW v AS SELECT DATEDIFF(DAY, d, ts) AS n FROM t;")
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = result.to_json()["plan"]["views"]
+    assert _without_spans(view["query"]) == _without_spans(expected["query"])
+    errors = _errors("CREATE VIEW v AS SELECT DATEDIFF(FORTNIGHT, d, ts) FROM t;")
+    assert len(errors) == 1 and errors[0][1].startswith("DATEDIFF expects a time unit"), errors

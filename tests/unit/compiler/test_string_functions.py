@@ -80,3 +80,51 @@ def test_wrong_argument_types_are_reported() -> None:
     assert _errors("SELECT LPAD(s, 3, 4) FROM t") == [
         ("SQL206", "LPAD expects a VARCHAR as argument 3, found INTEGER")
     ]
+
+
+def test_ascii_chr_and_octet_length() -> None:
+    assert _columns("SELECT ASCII(s) AS a, CHR(n) AS c, OCTET_LENGTH('é') AS o FROM t") == {
+        "a": ("INTEGER", True),
+        "c": ("VARCHAR", False),
+        "o": ("INTEGER", False),
+    }
+    assert _errors("SELECT CHR(s) FROM t") == [
+        ("SQL206", "CHR expects an integer as argument 1, found VARCHAR")
+    ]
+    assert _errors("SELECT ASCII(n) FROM t") == [
+        ("SQL206", "ASCII expects a VARCHAR as argument 1, found INTEGER")
+    ]
+
+
+def _overlay_args(sql: str) -> list[Any]:
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = result.to_json()["plan"]["views"]
+    [call] = view["query"]["exprs"]
+    assert call["function"] == "overlay"
+    return [arg.get("value", arg["kind"]) for arg in call["args"]]
+
+
+def test_overlay_is_written_with_placing_from_and_an_optional_for() -> None:
+    assert _overlay_args("SELECT OVERLAY(s PLACING 'ab' FROM n) FROM t") == [
+        "column",
+        "ab",
+        "column",
+    ]
+    assert _overlay_args("SELECT overlay('xyz' placing s || 'c' from 2 for m + 1) FROM t") == [
+        "xyz",
+        "call",
+        2,
+        "call",
+    ]
+    assert _columns("SELECT OVERLAY(s PLACING 'x' FROM 1 FOR n) AS o FROM t") == {
+        "o": ("VARCHAR", True)
+    }
+
+
+def test_overlay_without_placing_or_with_a_wrong_type_is_an_error() -> None:
+    [(code, message)] = _errors("SELECT OVERLAY(s, 'x', 1) FROM t")
+    assert code == "SQL101" and "PLACING" in message, message
+    assert _errors("SELECT OVERLAY(s PLACING 'x' FROM 'a') FROM t") == [
+        ("SQL206", "OVERLAY expects an integer as argument 3, found VARCHAR")
+    ]

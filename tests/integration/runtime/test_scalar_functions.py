@@ -1,0 +1,98 @@
+"""Math and string functions give Calcite's values on Spark (Java's Math: NaN out of a
+function's domain), and Feldera's where Calcite leaves a case undefined (CHR of no code
+point, OVERLAY from before the start)."""
+
+import json
+import math
+
+from pyspark.sql import SparkSession
+
+from backend.compiler import compile_program
+from worker.runner.source import SCHEMA
+from worker.runner.step import compute_step
+
+PROGRAM = """
+CREATE TABLE t (f DOUBLE, z DOUBLE, n DOUBLE, i INTEGER, s VARCHAR, e VARCHAR, ns VARCHAR,
+    k INTEGER, nk INTEGER);
+CREATE VIEW math AS SELECT
+    ASIN(f) AS asin_2, ACOS(-f) AS acos_minus_2, COT(i) AS cot_0, CBRT(-8 * f / 2) AS cbrt,
+    DEGREES(PI) AS half_turn, RADIANS(180) AS pi, TAN(PI() / 2) AS tan_right_angle,
+    ATAN2(z, -1) AS atan2_minus_zero, ATAN2(z, z) AS atan2_zeros,
+    ATAN2(i, z) AS atan2_zero_left, ATAN2(i, 1) AS atan2_zero, ATAN2(1, i) AS atan2_up,
+    SIN(n) AS sin_null, ATAN2(n, i) AS atan2_null,
+    IS_NAN(ASIN(f)) AS nan, IS_NAN(f) AS not_nan, IS_NAN(n) AS nan_null, IS_INF(COT(i)) AS inf,
+    IS_INF(i) AS not_inf, IS_INF(n) AS inf_null, SINH(i) AS sinh, COSH(i) AS cosh, TANH(f) AS tanh
+FROM t;
+CREATE VIEW strings AS SELECT
+    ASCII(s) AS ascii, ASCII(e) AS ascii_empty, ASCII(ns) AS ascii_null,
+    CHR(128512) AS chr_emoji, CHR(256) AS chr_256, CHR(0) AS chr_0, CHR(k) AS chr_negative,
+    CHR(55296) AS chr_surrogate, CHR(1114112) AS chr_too_big, CHR(nk) AS chr_null,
+    OCTET_LENGTH(s) AS octets, OCTET_LENGTH(e) AS octets_empty,
+    OVERLAY('Txxxxas' PLACING 'hom' FROM 2 FOR 4) AS thomas,
+    OVERLAY('abcdef' PLACING 'XY' FROM 3) AS as_long_as_r,
+    OVERLAY('abc' PLACING 'XY' FROM i) AS from_0,
+    OVERLAY('abc' PLACING 'XY' FROM 5) AS past_the_end,
+    OVERLAY('abcdef' PLACING 'XY' FROM 2 FOR k) AS for_negative,
+    OVERLAY('abcdef' PLACING 'XY' FROM 2 FOR 2147483647) AS for_ever,
+    OVERLAY(s PLACING 'x' FROM 2 FOR 1) AS code_points,
+    OVERLAY('abc' PLACING ns FROM 1) AS placing_null,
+    OVERLAY('abc' PLACING 'x' FROM i FOR nk) AS for_null
+FROM t;
+"""
+
+
+def test_math_and_string_functions_at_their_edges(spark: SparkSession) -> None:
+    plan = compile_program(PROGRAM).to_json()["plan"]
+    row = {"f": 2.0, "z": -0.0, "n": None, "i": 0, "s": "é😀x", "e": "", "ns": None, "k": -1}
+    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    [math_change] = deltas["math"]
+    # Spark's JSON writes NaN and the infinities as strings.
+    assert math_change["insert"] == {
+        "asin_2": "NaN",
+        "acos_minus_2": "NaN",
+        "cot_0": "Infinity",
+        "cbrt": -2.0,
+        "half_turn": 180.0,
+        "pi": math.pi,
+        "tan_right_angle": 1.633123935319537e16,  # Java's: no infinity at pi / 2
+        "atan2_minus_zero": -math.pi,  # Java's sign of -0.0, which Spark's own loses
+        "atan2_zeros": -math.pi,
+        "atan2_zero_left": math.pi,
+        "atan2_zero": 0.0,
+        "atan2_up": math.pi / 2,
+        "sin_null": None,
+        "atan2_null": None,
+        "nan": True,
+        "not_nan": False,
+        "nan_null": None,
+        "inf": True,
+        "not_inf": False,
+        "inf_null": None,
+        "sinh": 0.0,
+        "cosh": 1.0,
+        "tanh": math.tanh(2.0),
+    }
+    [strings] = deltas["strings"]
+    assert strings["insert"] == {
+        "ascii": 233,  # the code point, not the first byte
+        "ascii_empty": 0,
+        "ascii_null": None,
+        "chr_emoji": "😀",
+        "chr_256": "Ā",  # Spark's own CHR is the character of n % 256
+        "chr_0": "\x00",
+        "chr_negative": "",
+        "chr_surrogate": "",
+        "chr_too_big": "",
+        "chr_null": None,
+        "octets": 7,  # 2 + 4 + 1 bytes of UTF-8
+        "octets_empty": 0,
+        "thomas": "Thomas",
+        "as_long_as_r": "abXYef",
+        "from_0": "abc",
+        "past_the_end": "abcXY",
+        "for_negative": "aXYbcdef",  # Spark's own takes a negative length as r's
+        "for_ever": "aXY",
+        "code_points": "éxx",  # the emoji is one character
+        "placing_null": None,
+        "for_null": None,
+    }
