@@ -342,6 +342,7 @@ SCALAR: dict[str, Scalar] = {
     "concat_ws": lambda a, r: F.call_function("concat_ws", *a),
     "md5": lambda a, r: F.md5(a[0]),
     "regexp_replace": lambda a, r: F.regexp_replace(a[0], a[1], a[2]),
+    "session_close": lambda a, r: a[0] + a[1],  # (last, gap, ts): SESSION_END's value
     "pi": lambda a, r: F.pi(),
     "atan2": _atan2,
     "chr": _chr,

@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from worker.runner.clocks import ROWTIME
@@ -127,9 +127,7 @@ def rel_waterline(
     if op in ("filter", "distinct", "sort"):
         return child
     if op == "project":
-        return child.select(
-            *(lower_expr(e).alias(positional(i)) for i, e in enumerate(rel["exprs"]))
-        )
+        return child.select(*(_line(e).alias(positional(i)) for i, e in enumerate(rel["exprs"])))
     if op == "window":
         width = len(rel["input"]["columns"])
         nulls = typed_nulls[width:]
@@ -148,6 +146,14 @@ def rel_waterline(
             *names(width), (time - size).alias(positional(width)), time.alias(positional(width + 1))
         )
     return _row(spark, typed_nulls)
+
+
+def _line(expr: Mapping[str, Any]) -> Column:
+    """An expression's waterline from its input's; SESSION_END's is its time's (a session
+    ending below it is final: compiler/semantic/sessions.py)."""
+    if expr["kind"] == "call" and expr["function"] == "session_close":
+        return lower_expr(expr["args"][2]).cast(spark_type(expr["type"]))
+    return lower_expr(expr)
 
 
 def _window_join_line(

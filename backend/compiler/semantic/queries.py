@@ -322,7 +322,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         if hopping is None:
             return None
         rel, unique, hop_key = hopping
-        in_sessions = sessioned(rel, unique, select, unique_sets is not None, env.diagnostics)
+        in_sessions = sessioned(rel, unique, unique_sets is not None, env.diagnostics)
         if in_sessions is None:
             return None
         rel, unique, session_keys = in_sessions

@@ -5,8 +5,8 @@ while each follows the one before it by less than `gap`; a row `gap` or more aft
 the one before it starts a new session. SESSION_START(ts, gap) is the session's
 first time, SESSION_END(ts, gap) its last time plus `gap` (as in Calcite and Flink).
 Rows with a NULL time make one session of their own, whose start and end are NULL.
-Not in SELECT STREAM yet (SQL401): a streaming query would emit each session once no
-row can extend it.
+SESSION_END has the time's waterline (CLOSE, below): an `emit_final` view on it, or a
+SELECT STREAM, emits each session once no row can extend it.
 
 A row's session depends on the other rows of its group, so the FROM's rows get their
 session through window functions (plan.Window, computed again for the groups a step
@@ -31,15 +31,18 @@ from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 from backend.compiler.semantic.aggregates import shape
 from backend.compiler.source import Span
-from backend.compiler.syntax import ast
 
 START, END = "session_start", "session_end"
+# The plan's SESSION_END value: session_close(last, gap, ts) is last + gap. Its waterline
+# is ts's: a future row (at or after ts's waterline) extends only a session whose last
+# time is less than `gap` before it, so a session whose end is below the waterline is
+# final (analysis/monotonicity.py, runner/waterline.py).
+CLOSE = "session_close"
 
 
 def sessioned(
     source: plan.Rel,
     keys: tuple[plan.Expr, ...],
-    select: ast.Select,
     grouping_sets: bool,
     found: list[Diagnostic],
 ) -> tuple[plan.Rel, tuple[plan.Expr, ...], dict[object, int]] | None:
@@ -58,8 +61,6 @@ def sessioned(
         problem = "more than one SESSION in GROUP BY"
     elif grouping_sets:
         problem = "SESSION in GROUPING SETS"
-    elif select.stream:  # it would emit a session once no row can extend it
-        problem = "SESSION in SELECT STREAM (group the stream's rows in a view without STREAM)"
     if problem is not None:
         found.append(error(Code.NOT_SUPPORTED, f"Not supported yet: {problem}", call.span))
         return None
@@ -96,15 +97,15 @@ def _with_session(
         function: str,
         arg: plan.Expr,
         partition: tuple[plan.Expr, ...],
-        ordered: bool,
+        whole: bool,
         name: str,
     ) -> plan.Rel:
         args = (arg, plan.Literal(1, types.INTEGER, False, span)) if function == "lag" else (arg,)
-        # RANGE up to the current row: a row and the rows with its time (its peers).
-        order, end = (by_time, 0) if ordered else ((), None)
-        unit = "range" if ordered else "rows"
+        # Ordered by time (as a window over a stream must be), RANGE up to the current
+        # row (a row and the rows with its time, its peers) or over the whole partition.
+        end = None if whole else 0
         computed = plan.WindowCall(
-            function, args, partition, order, unit, None, end, types.TIMESTAMP, True, span
+            function, args, partition, by_time, "range", None, end, types.TIMESTAMP, True, span
         )
         columns = (*rel.columns, plan.Field(name, types.TIMESTAMP, True))
         return plan.Window(rel, (computed,), columns, span)
@@ -131,10 +132,11 @@ def _with_session(
         True,
         span,
     )
-    rel = window(source, "lag", time, others, ordered=True, name="previous")
+    rel = window(source, "lag", time, others, whole=False, name="previous")
     rel = with_source(rel, ("starts", starts))
-    rel = window(rel, "max", timestamp(width, "starts"), others, ordered=True, name="start")
+    rel = window(rel, "max", timestamp(width, "starts"), others, whole=False, name="start")
     start = timestamp(width + 1, "start")
-    rel = window(rel, "max", time, (*others, start), ordered=False, name="last")
+    rel = window(rel, "max", time, (*others, start), whole=True, name="last")
     last = timestamp(width + 2, "last")
-    return with_source(rel, ("session_start", start), ("session_end", call("add", last, gap)))
+    end = plan.Call(CLOSE, (last, gap, time), types.TIMESTAMP, True, span)
+    return with_source(rel, ("session_start", start), ("session_end", end))

@@ -88,3 +88,78 @@ def test_sessions_merge_and_split_as_rows_come_and_go(spark: SparkSession) -> No
     # (the rows with a NULL time, one row, are left out by HAVING).
     assert after[1]["long_sessions"] == [{"e": "2020-01-01 11:10:00", "n": 4}]
     assert after[4]["long_sessions"] == [{"e": "2020-01-01 11:10:00", "n": 5}]
+
+
+STREAMED = """
+CREATE STREAM bids (bidder INT);
+CREATE VIEW user_sessions AS
+SELECT STREAM bidder, SESSION_START(rowtime, INTERVAL '10' SECOND) AS s,
+  SESSION_END(rowtime, INTERVAL '10' SECOND) AS e, COUNT(*) AS n
+FROM bids GROUP BY bidder, SESSION(rowtime, INTERVAL '10' SECOND);
+"""
+
+
+def second(s: int) -> str:
+    return f"2020-01-01 10:00:{s:02d}"
+
+
+def bid(bidder: int, s: int) -> dict[str, Any]:
+    return {"insert": {"bidder": bidder, "rowtime": second(s)}}
+
+
+def test_a_streamed_session_comes_once_no_row_can_extend_it(spark: SparkSession) -> None:
+    """Nexmark's user sessions as a stream: a session is emitted, once, when the stream's
+    clock (a row or a rowtime bound) has passed its end: no later row can join it."""
+    steps = [
+        [bid(1, 0), bid(2, 5)],
+        [bid(1, 9)],  # 9 seconds after 0: the same session, to 19
+        [bid(1, 19)],  # 10 seconds after 9: a new session; 2's ended at 15
+        [{"bound": second(29), "strict": False}],  # past 19: 1's first session ends
+        [{"bound": second(40), "strict": False}],
+    ]
+    after = contents_by_step(spark, STREAMED, "bids", steps)
+
+    def streamed(bidder: int, start: int, end: int, n: int) -> Row:
+        return {"bidder": bidder, "s": second(start), "e": second(end), "n": n}
+
+    assert [a["user_sessions"] for a in after] == [
+        [],
+        [],
+        [streamed(2, 5, 15, 1)],
+        in_order([streamed(2, 5, 15, 1), streamed(1, 0, 19, 2)]),
+        in_order([streamed(2, 5, 15, 1), streamed(1, 0, 19, 2), streamed(1, 19, 29, 1)]),
+    ]
+
+
+FINAL = """
+CREATE TABLE clicks (usr INT, ts TIMESTAMP NOT NULL LATENESS INTERVAL '5' SECOND);
+CREATE VIEW final_sessions WITH ('emit_final' = 'e') AS
+SELECT usr, SESSION_END(ts, INTERVAL '10' SECOND) AS e, COUNT(*) AS n, MIN(ts) AS first
+FROM clicks GROUP BY SESSION(ts, INTERVAL '10' SECOND), usr;
+"""
+
+
+def test_an_emit_final_session_waits_for_rows_within_lateness(spark: SparkSession) -> None:
+    """With LATENESS, a row may arrive after a later one and still join its session:
+    the session is emitted once the waterline (latest time - 5 s) has passed its end."""
+
+    def click(usr: int, s: int) -> dict[str, Any]:
+        return {"insert": {"usr": usr, "ts": second(s)}}
+
+    steps = [
+        [click(1, 0), click(1, 8)],  # one session, to 18; the waterline is at 3
+        [click(1, 30)],  # the waterline moves to 25: the first session is final
+        [click(1, 26)],  # not late (25): it joins 30's session, from 26 to 40
+        [click(2, 59)],  # waterline 54: 1's second session is final
+    ]
+    after = contents_by_step(spark, FINAL, "clicks", steps)
+
+    def final(usr: int, end: int, n: int, first: int) -> Row:
+        return {"usr": usr, "e": second(end), "n": n, "first": second(first)}
+
+    assert [a["final_sessions"] for a in after] == [
+        [],
+        [final(1, 18, 2, 0)],
+        [final(1, 18, 2, 0)],
+        in_order([final(1, 18, 2, 0), final(1, 40, 2, 26)]),
+    ]

@@ -8,7 +8,10 @@ import pytest
 from backend.compiler import compile_program
 from tests.unit.compiler.compiled import errors_of, plan_nodes
 
-DDL = "CREATE TABLE t (k INT, v INT, ts TIMESTAMP);\nCREATE STREAM s (k INT);\n"
+DDL = (
+    "CREATE TABLE t (k INT, v INT, ts TIMESTAMP);\nCREATE STREAM s (k INT);\n"
+    "CREATE TABLE lt (k INT, ts TIMESTAMP LATENESS INTERVAL '1' MINUTE);\n"
+)
 GAP = "INTERVAL '5' MINUTE"
 
 
@@ -66,13 +69,39 @@ def test_rows_are_grouped_by_their_sessions_start_and_end() -> None:
             "SQL401",
             "Not supported yet: SESSION in GROUPING SETS",
         ),
-        (
-            f"SELECT STREAM COUNT(*) FROM s GROUP BY SESSION(rowtime, {GAP})",
-            "SQL401",
-            "Not supported yet: SESSION in SELECT STREAM",
+        (  # a session's start is as old as its first row, however late the stream
+            f"SELECT SESSION_START(ts, {GAP}) AS b FROM lt GROUP BY SESSION(ts, {GAP})",
+            "SQL301",
+            "'emit_final' needs a waterline, but none can be inferred for column 'b'",
         ),
     ],
 )
 def test_misused_sessions_are_errors(sql: str, code: str, message: str) -> None:
-    errors = errors_of(DDL + f"CREATE VIEW v AS {sql};")
+    final = " WITH ('emit_final' = 'b')" if code == "SQL301" else ""
+    errors = errors_of(DDL + f"CREATE VIEW v{final} AS {sql};")
     assert len(errors) == 1 and errors[0][0] == code and errors[0][1].startswith(message), errors
+
+
+@pytest.mark.parametrize(
+    ("view", "final"),
+    [
+        (  # a streaming aggregate emits each row once final: here, once no row can extend it
+            "CREATE VIEW v AS SELECT STREAM k, SESSION_START(rowtime, {gap}) AS b, "
+            "SESSION_END(rowtime, {gap}) AS e, COUNT(*) AS n "
+            "FROM s GROUP BY k, SESSION(rowtime, {gap})",
+            2,
+        ),
+        (
+            "CREATE VIEW v WITH ('emit_final' = 'e') AS SELECT k, "
+            "SESSION_END(ts, {gap}) AS e FROM lt GROUP BY SESSION(ts, {gap}), k",
+            1,
+        ),
+    ],
+)
+def test_a_sessions_end_has_the_waterline_of_its_time(view: str, final: int) -> None:
+    result = compile_program(DDL + view.format(gap=GAP) + ";")
+    assert not [d for d in result.diagnostics if d.severity == "error"], result.diagnostics_json()
+    [relation] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
+    waterlines = [c["name"] for c in relation["columns"] if c["waterline"]]
+    assert waterlines == ["e"]
+    assert relation["emit_final"] == final and relation["output_mode"] == "append"
