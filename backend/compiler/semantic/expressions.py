@@ -730,7 +730,9 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
     ):
         ctx.not_supported(f"{shown}(DISTINCT ...)", call.span)
         return None
-    inner = replace(ctx, aggregates=None, aggregate_clause="an aggregate", group_by=False)
+    inner = replace(
+        ctx, aggregates=None, windows=None, aggregate_clause="an aggregate", group_by=False
+    )
     bound = [bind_expr(arg, inner, depth) for arg in call.args]
     ctx.too_deep_reported = inner.too_deep_reported
     present = tuple(arg for arg in bound if arg is not None)

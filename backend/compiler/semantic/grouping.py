@@ -138,6 +138,9 @@ class Grouping:
     # Expressions that are a key without being equal to it: GROUP BY HOP(...)'s call,
     # now the window_start key (`hopped`), by shape.
     windows: Mapping[object, int] = field(default_factory=dict)
+    # The window calls' values in the SELECT list (windows.py: positions after the
+    # FROM's columns): over the groups, in a Window node after the aggregate.
+    window_values: range = range(0)
     # Whether GROUPING(...) reads which keys each row's set leaves out: a column after
     # the aggregates, whose bit i is 1 when the set leaves key i out.
     reads_grouping: bool = False
@@ -194,7 +197,11 @@ class Grouping:
         return plan.Project(aggregate, tuple(exprs), fields, span)
 
     def lift(self, expr: plan.Expr) -> plan.Expr | None:
-        """`expr` over the aggregate's output, or None (an ungrouped column, reported)."""
+        """`expr` over the aggregate's output, or None (an ungrouped column, reported).
+        A window call's value k is ColumnRef(-1 - k) until `placed` puts it after the
+        aggregate's columns (whose number GROUPING(...) can still change)."""
+        if isinstance(expr, plan.ColumnRef) and expr.index in self.window_values:
+            return replace(expr, index=-1 - self.window_values.index(expr.index))
         position = self._positions.get(shape(expr))
         if position is not None:
             column = self.fields[position]
@@ -239,6 +246,22 @@ class Grouping:
                 before = [r for _, r in expr.whens] + ([expr.else_] if expr.else_ else [])
                 after = [r for _, r in lifted] + ([else_] if else_ is not None else [])
                 return _nullable_if(replace(expr, whens=lifted, else_=else_), before, after)
+
+    def placed(self, expr: plan.Expr) -> plan.Expr:
+        """A lifted expression with the window calls' values at their columns: after the
+        aggregate's, in the Window node over it."""
+        match expr:
+            case plan.ColumnRef() if expr.index < 0:
+                return replace(expr, index=len(self.fields) - 1 - expr.index)
+            case plan.Call():
+                return replace(expr, args=tuple(self.placed(arg) for arg in expr.args))
+            case plan.Cast():
+                return replace(expr, operand=self.placed(expr.operand))
+            case plan.Case():
+                whens = tuple((self.placed(c), self.placed(r)) for c, r in expr.whens)
+                else_ = None if expr.else_ is None else self.placed(expr.else_)
+                return replace(expr, whens=whens, else_=else_)
+        return expr
 
     def _lift_call(self, call: plan.Call) -> plan.Expr | None:
         if call.function in WINDOW_ENDS:

@@ -266,7 +266,9 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         keys = [bind_expr(expr, ctx) for expr in grouped_by]
     collected: list[plan.AggCall] = []
     width = len(from_.source.columns) if from_.source is not None else 0
-    windows = WindowCalls(width, named)
+    groups = select.group_by is not None or select.having is not None
+    groups = groups or any(map(has_aggregates, selected))
+    windows = WindowCalls(width, named, groups)
     ctx = ExprContext(
         scope,
         env.diagnostics,
@@ -278,7 +280,8 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     items = _bind_items(select.items, ctx, env)
     having = None
     if select.having is not None:
-        having = bind_expr(select.having.exprs[0], ctx) if select.having.exprs else None
+        having_ctx = replace(ctx, windows=None)  # HAVING is before the window functions
+        having = bind_expr(select.having.exprs[0], having_ctx) if select.having.exprs else None
         if having is not None:
             _check_condition(having, "HAVING", env)
     # Parts can also fail silently (a name of an unknown relation): check them all.
@@ -297,12 +300,10 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         where = _all_of(kept)
         rel = plan.Filter(rel, where, rel.columns, where.span)
     exprs, names, spans = items
-    if windows.calls:
-        if select.group_by is not None or collected or having is not None:
-            env.not_supported("window functions in an aggregating SELECT", select.span)
-            return None
+    grouped = select.group_by is not None or bool(collected) or having is not None
+    if windows.calls and not grouped:
         rel = windows.node(rel, select.span)
-    if select.group_by is not None or collected or having is not None:
+    if grouped:
         if select.group_by is None and in_output:
             env.not_supported(
                 "a scalar subquery in the SELECT list or HAVING of an aggregate without GROUP BY",
@@ -327,18 +328,23 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             return None
         rel, unique, session_keys = in_sessions
         window_keys = {**hop_key, **session_keys}
-        grouping = Grouping(unique, collected, env.diagnostics, unique_sets, window_keys)
+        grouping = Grouping(
+            unique, collected, env.diagnostics, unique_sets, window_keys, windows.columns
+        )
         for subquery in in_output:  # reports an outer value that is not a grouping key
             for outer_value in correlated.get(subquery.span, ()):
                 grouping.lift(outer_value)
+        over_groups = windows.over_groups(grouping)
         lifted = [grouping.lift(expr) for expr in exprs]
         lifted_having = None if having is None else grouping.lift(having)
-        if env.has_errors_since(mark):
+        if env.has_errors_since(mark) or over_groups is None:
             return None
         rel = grouping.node(rel, select.group_by.span if select.group_by else select.span)
         if lifted_having is not None:
             rel = plan.Filter(rel, lifted_having, rel.columns, lifted_having.span)
-        exprs = [expr for expr in lifted if expr is not None]
+        if over_groups:
+            rel = windows.node(rel, select.span, over_groups)
+        exprs = [grouping.placed(expr) for expr in lifted if expr is not None]
     else:
         for call in (call for expr in exprs for call in grouped_only_calls(expr)):
             env.report(needs_grouping(call))

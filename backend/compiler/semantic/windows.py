@@ -3,7 +3,8 @@
 `OVER w` names a window of the SELECT's WINDOW clause; `OVER (w ...)` and
 `OVER w (...)` refine it (a refinement adds ORDER BY or a frame to the named
 one). Each call becomes one column of a `Window` node placed between the FROM
-(and WHERE) and the SELECT list, which refers to it by position.
+(and WHERE) and the SELECT list, which refers to it by position; in a SELECT that
+groups, between the groups (and HAVING) and the SELECT list.
 
 Without a frame, a window with ORDER BY runs from the partition's start to the
 current row (RANGE, so peers are included); without ORDER BY it is the whole
@@ -19,6 +20,7 @@ rowtime: SQLstream's windows over a stream are (`AVG(price) OVER (RANGE INTERVAL
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
@@ -27,6 +29,9 @@ from backend.compiler.semantic.expressions import ExprContext, bind_expr, sort_k
 from backend.compiler.semantic.scope import Scope, quiet_column
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
+
+if TYPE_CHECKING:
+    from backend.compiler.semantic.grouping import Grouping
 
 ROWTIME = "rowtime"
 # Functions of a row's position in its partition, without arguments: BIGINT, but
@@ -41,16 +46,21 @@ FRAME_VALUES = frozenset({"first_value", "last_value"})
 
 @dataclass
 class WindowCalls:
-    """The window calls of one SELECT list; call k is the column `base + k`."""
+    """The window calls of one SELECT list; call k is the column `base + k`.
+
+    In a SELECT that groups, the calls are over the groups (`over_groups`): their
+    arguments, partitions and orders may be aggregates, and the Window node comes
+    after the aggregate (and HAVING)."""
 
     base: int
     named: dict[str, ast.WindowSpec]
+    grouped: bool = False  # the SELECT groups: no ORDER BY rowtime default (no such column)
     calls: list[plan.WindowCall] = field(default_factory=list)
 
     def bind(self, call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
-        inner = replace(ctx, windows=None, aggregates=None, aggregate_clause="a window")
+        inner = replace(ctx, windows=None, aggregate_clause="a window")
         spec = self._spec(call, ctx.diagnostics)
-        bound = _bind_call(call, spec, inner, depth) if spec is not None else None
+        bound = _bind_call(call, spec, inner, depth, self.grouped) if spec is not None else None
         ctx.too_deep_reported = inner.too_deep_reported
         if bound is None:
             return None
@@ -58,11 +68,45 @@ class WindowCalls:
         index = self.base + len(self.calls) - 1
         return plan.ColumnRef(index, call.name.value, bound.type, bound.nullable, call.span)
 
-    def node(self, rel: plan.Rel, span: Span) -> plan.Window:
+    def node(
+        self, rel: plan.Rel, span: Span, calls: list[plan.WindowCall] | None = None
+    ) -> plan.Window:
+        """The Window node of `calls` (the calls as bound when not given) over `rel`."""
+        calls = self.calls if calls is None else calls
         fields = tuple(
-            plan.Field(f"{c.function}_{k}", c.type, c.nullable) for k, c in enumerate(self.calls)
+            plan.Field(f"{c.function}_{k}", c.type, c.nullable) for k, c in enumerate(calls)
         )
-        return plan.Window(rel, tuple(self.calls), rel.columns + fields, span)
+        return plan.Window(rel, tuple(calls), rel.columns + fields, span)
+
+    def over_groups(self, grouping: Grouping) -> list[plan.WindowCall] | None:
+        """The calls over the aggregate's output (its keys, aggregates), or None when one
+        reads a column that is not grouped (reported)."""
+        lifted = []
+        for call in self.calls:
+            args = [grouping.lift(arg) for arg in call.args]
+            partition = [grouping.lift(expr) for expr in call.partition]
+            order = [grouping.lift(key.expr) for key in call.order]
+            if None in args or None in partition or None in order:
+                return None
+            keys = tuple(
+                replace(key, expr=expr)
+                for key, expr in zip(call.order, order, strict=True)
+                if expr is not None
+            )
+            lifted.append(
+                replace(
+                    call,
+                    args=tuple(a for a in args if a is not None),
+                    partition=tuple(p for p in partition if p is not None),
+                    order=keys,
+                )
+            )
+        return lifted
+
+    @property
+    def columns(self) -> range:
+        """The positions the calls' values have in the SELECT list's expressions."""
+        return range(self.base, self.base + len(self.calls))
 
     def _spec(self, call: ast.FunctionCall, found: list[Diagnostic]) -> ast.WindowSpec | None:
         over = call.over
@@ -123,7 +167,7 @@ def _refined(spec: ast.WindowSpec, base: ast.WindowSpec) -> ast.WindowSpec:
 
 
 def _bind_call(
-    call: ast.FunctionCall, spec: ast.WindowSpec, ctx: ExprContext, depth: int
+    call: ast.FunctionCall, spec: ast.WindowSpec, ctx: ExprContext, depth: int, grouped: bool
 ) -> plan.WindowCall | None:
     name = call.name.value.lower()
     shown = name.upper()
@@ -137,7 +181,7 @@ def _bind_call(
     if name in aggregates.NOT_OVER_WINDOWS:
         ctx.not_supported(f"{shown}(...) OVER", call.span)
         return None
-    if not spec.order_by:
+    if not spec.order_by and not grouped:
         spec = replace(spec, order_by=_by_rowtime(spec, ctx.scope))
     args = [bind_expr(arg, ctx, depth) for arg in call.args]
     partition = [bind_expr(expr, ctx, depth) for expr in spec.partition_by]

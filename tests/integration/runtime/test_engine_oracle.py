@@ -384,6 +384,23 @@ COMPILED_ONLY = [
         "(SELECT g FROM u) b ON a.g = b.g) a RIGHT JOIN (SELECT g, id FROM t WHERE x > 2) b "
         "ON a.g = b.g",
     ),
+    (
+        # Window functions over the groups of their SELECT: after the aggregate and HAVING.
+        "windows_over_groups",
+        "SELECT g, SUM(x), RANK() OVER (ORDER BY SUM(x) DESC NULLS LAST), SUM(SUM(x)) OVER (), "
+        "COUNT(*) - LAG(COUNT(*), 1, 0) OVER (ORDER BY g) FROM t GROUP BY g",
+    ),
+    (
+        "ranks_of_groups_having",
+        "SELECT g, id, COUNT(*), ROW_NUMBER() OVER (PARTITION BY g ORDER BY COUNT(*) DESC, id) "
+        "FROM t GROUP BY g, id HAVING COUNT(*) > 0",
+    ),
+    (
+        "windows_over_a_rollup",
+        "SELECT g, id, SUM(x), GROUPING(id), "
+        "RANK() OVER (PARTITION BY GROUPING(g, id) ORDER BY SUM(x) NULLS FIRST) "
+        "FROM t GROUP BY ROLLUP(g, id)",
+    ),
     # A stateful subquery joined as it is: its state and the join's stored side apart.
     (
         "distinct_joined",

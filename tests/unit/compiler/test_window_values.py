@@ -52,3 +52,49 @@ def test_wrong_calls_are_errors(select: str, code: str, message: str) -> None:
     errors = errors_of(DDL + f"CREATE VIEW v AS SELECT id, {select} AS y FROM t;")
     assert len(errors) == 1, errors
     assert errors[0][0] == code and message in errors[0][1], errors
+
+
+def test_window_functions_of_a_grouping_select_are_over_its_groups() -> None:
+    """Aggregate, then HAVING, then the window; the select list reads the window's
+    values after the aggregate's keys and aggregates (and GROUPING's column)."""
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT g, SUM(x) AS s, GROUPING(g) AS gg, "
+        "RANK() OVER (PARTITION BY GROUPING(g) ORDER BY SUM(x) DESC) + 0 AS r "
+        "FROM t GROUP BY ROLLUP(g) HAVING COUNT(*) > 1;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    query = result.to_json()["plan"]["views"][0]["query"]
+    assert query["op"] == "project" and query["input"]["op"] == "window"
+    window = query["input"]
+    assert window["input"]["op"] == "filter"  # HAVING
+    # The groups' columns: g, SUM(x), COUNT(*), then GROUPING's; the rank after them.
+    [call] = window["calls"]
+    assert call["function"] == "rank" and call["order"][0]["expr"]["index"] == 1
+    assert len(window["columns"]) == 5
+    rank = query["exprs"][3]
+    assert rank["function"] == "add" and rank["args"][0]["index"] == 4
+
+
+@pytest.mark.parametrize(
+    ("sql", "code", "message"),
+    [
+        (
+            "SELECT g, RANK() OVER (ORDER BY x) FROM t GROUP BY g",
+            "SQL214",
+            "Column 'x' must appear in GROUP BY or be used in an aggregate function",
+        ),
+        (
+            "SELECT g FROM t GROUP BY g HAVING RANK() OVER (ORDER BY g) = 1",
+            "SQL213",
+            "Window functions are allowed only in the SELECT list",
+        ),
+        (
+            "SELECT g, SUM(ROW_NUMBER() OVER (ORDER BY id)) FROM t GROUP BY g",
+            "SQL213",
+            "Window functions are allowed only in the SELECT list",
+        ),
+    ],
+)
+def test_window_functions_over_groups_read_only_groups(sql: str, code: str, message: str) -> None:
+    errors = errors_of(DDL + f"CREATE VIEW v AS {sql};")
+    assert len(errors) == 1 and errors[0][0] == code and message in errors[0][1], errors
