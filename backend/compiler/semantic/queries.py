@@ -46,7 +46,7 @@ from backend.compiler.semantic.subqueries import (
     conjuncts,
     is_subquery_condition,
 )
-from backend.compiler.semantic.windows import WindowCalls, named_windows
+from backend.compiler.semantic.windows import WindowCalls, named_windows, with_aliases
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -278,6 +278,12 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         scalars=scalars,
     )
     items = _bind_items(select.items, ctx, env)
+    qualify = None
+    if select.qualify is not None:
+        written = with_aliases(select.qualify, select.items, scope)
+        qualify = bind_expr(written, replace(ctx, aggregate_clause="QUALIFY"))
+        if qualify is not None:
+            _check_condition(qualify, "QUALIFY", env)
     having = None
     if select.having is not None:
         having_ctx = replace(ctx, windows=None)  # HAVING is before the window functions
@@ -289,7 +295,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         return None
     if (bool(plain) != (condition is not None)) or None in keys or None in semi_joins:
         return None
-    if (select.having is None) != (having is None):
+    if (select.having is None) != (having is None) or (select.qualify is None) != (qualify is None):
         return None
     # WHERE's conditions that join two inputs of the FROM become those joins' conditions.
     rel, kept = pushed_into_joins(from_.source, condition or [], from_width)
@@ -303,6 +309,8 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     grouped = select.group_by is not None or bool(collected) or having is not None
     if windows.calls and not grouped:
         rel = windows.node(rel, select.span)
+    if qualify is not None and not grouped:
+        rel = plan.Filter(rel, qualify, rel.columns, qualify.span)
     if grouped:
         if select.group_by is None and in_output:
             env.not_supported(
@@ -337,6 +345,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         over_groups = windows.over_groups(grouping)
         lifted = [grouping.lift(expr) for expr in exprs]
         lifted_having = None if having is None else grouping.lift(having)
+        lifted_qualify = None if qualify is None else grouping.lift(qualify)
         if env.has_errors_since(mark) or over_groups is None:
             return None
         rel = grouping.node(rel, select.group_by.span if select.group_by else select.span)
@@ -344,6 +353,9 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             rel = plan.Filter(rel, lifted_having, rel.columns, lifted_having.span)
         if over_groups:
             rel = windows.node(rel, select.span, over_groups)
+        if lifted_qualify is not None:
+            kept_rows = grouping.placed(lifted_qualify)
+            rel = plan.Filter(rel, kept_rows, rel.columns, kept_rows.span)
         exprs = [grouping.placed(expr) for expr in lifted if expr is not None]
     else:
         for call in (call for expr in exprs for call in grouped_only_calls(expr)):

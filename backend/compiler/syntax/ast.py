@@ -453,6 +453,7 @@ class Select:
     having: Clause | None
     windows: tuple[NamedWindow, ...]
     windows_span: Span | None
+    qualify: Expr | None  # QUALIFY's condition: a filter of rows by their window values
     span: Span
 
 

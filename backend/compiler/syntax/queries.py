@@ -184,6 +184,7 @@ def _select(c: Cursor) -> ast.Select:
             if not c.accept_symbol(","):
                 break
         windows_span = Span(window_start, c.previous_end)
+    qualify = expr_parser.parse_expr(c) if c.accept_word("qualify") else None
     return ast.Select(
         stream,
         distinct,
@@ -194,6 +195,7 @@ def _select(c: Cursor) -> ast.Select:
         having,
         tuple(windows),
         windows_span,
+        qualify,
         Span(start, c.previous_end),
     )
 

@@ -59,9 +59,9 @@ RESERVED = frozenset((
     "all", "and", "as", "between", "by", "case", "cast", "create", "cross", "distinct", "else",
     "end", "escape", "except", "exists", "false", "fetch", "for", "from", "full", "group",
     "having", "in", "inner", "insert", "intersect", "into", "is", "join", "lateral", "left",
-    "like", "limit", "natural", "not", "null", "offset", "on", "or", "order", "outer", "right",
-    "select", "stream", "table", "then", "true", "union", "using", "values", "when", "where",
-    "window", "with",
+    "like", "limit", "natural", "not", "null", "offset", "on", "or", "order", "outer",
+    "qualify", "right", "select", "stream", "table", "then", "true", "union", "using", "values",
+    "when", "where", "window", "with",
 ))
 # fmt: on
 

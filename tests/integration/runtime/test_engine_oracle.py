@@ -401,6 +401,17 @@ COMPILED_ONLY = [
         "RANK() OVER (PARTITION BY GROUPING(g, id) ORDER BY SUM(x) NULLS FIRST) "
         "FROM t GROUP BY ROLLUP(g, id)",
     ),
+    (
+        # QUALIFY: the rows kept by their window values (by a select list's name too).
+        "qualify_first_per_group",
+        "SELECT g, id, x FROM t QUALIFY ROW_NUMBER() OVER "
+        "(PARTITION BY g ORDER BY x DESC NULLS LAST, id) = 1",
+    ),
+    (
+        "qualify_over_groups",
+        "SELECT g, COUNT(*) AS c, RANK() OVER (ORDER BY COUNT(*) DESC) AS r FROM t GROUP BY g "
+        "QUALIFY r <= 2",
+    ),
     # A stateful subquery joined as it is: its state and the join's stored side apart.
     (
         "distinct_joined",
