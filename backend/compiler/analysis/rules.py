@@ -164,7 +164,8 @@ def check_state(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
                         hint="join on time columns with LATENESS, or on a time bucket of them",
                     )
                 )
-    return found
+    # Once each: the nodes of one construct (an ASOF JOIN's two joins) share its span.
+    return list(dict.fromkeys(found))
 
 
 def check_lookups(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from backend.compiler.diagnostics import Code, Note, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
+from backend.compiler.semantic.asof_joins import asof_join
 from backend.compiler.semantic.catalog import Relation
 from backend.compiler.semantic.correlation import Pending
 from backend.compiler.semantic.environment import Environment
@@ -259,6 +260,15 @@ def _bind_join(
         plain_right = None if isinstance(right, Pending) else right
         sides = (left, plain_right)
         return _windowed(join, kind, sides, condition, failed, env, bound, first_entry)
+    if join.match_condition is not None:
+        ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="ON")
+        match = bind_expr(join.match_condition, ctx)
+        if left is None or right is None or failed or match is None:
+            return None
+        if isinstance(right, Pending):
+            env.not_supported("a LATERAL table function in ASOF JOIN", right.span)
+            return None
+        return asof_join(kind, left, right, condition, match, scope.columns, join.span, env)
     if left is None or right is None or failed:
         return None
     return join_items(kind, left, right, condition, scope.columns, join.span, env)

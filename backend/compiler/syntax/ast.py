@@ -413,6 +413,9 @@ class Join:
     using: tuple[Identifier, ...]
     keyword_span: Span  # `LEFT OUTER JOIN`
     span: Span
+    # ASOF JOIN's MATCH_CONDITION (l.t >= r.t, ...): each left row with its one closest
+    # right row (semantic/asof_joins.py); None for the other joins.
+    match_condition: Expr | None = None
 
 
 FromItem = TableRef | DerivedTable | TableFunction | Join

@@ -22,7 +22,7 @@ _OUTER_JOINS: dict[str, Literal["left", "right", "full"]] = {
     "right": "right",
     "full": "full",
 }
-_JOIN_START = ("join", "inner", "left", "right", "full", "cross", "natural")
+_JOIN_START = ("join", "inner", "left", "right", "full", "cross", "natural", "asof")
 
 
 def parse_query(c: Cursor) -> ast.Query:
@@ -320,6 +320,8 @@ def _from_item(c: Cursor) -> ast.FromItem:
 def _join(c: Cursor, left: ast.FromItem) -> ast.Join:
     keyword_start = c.current.start
     natural = c.accept_word("natural") is not None
+    # ASOF before or after the kind: `ASOF LEFT JOIN` (DuckDB), `LEFT ASOF JOIN` (Feldera).
+    asof = not natural and c.accept_word("asof") is not None
     kind: Literal["inner", "left", "right", "full", "cross"] = "inner"
     if c.accept_word("cross"):
         kind = "cross"
@@ -328,9 +330,17 @@ def _join(c: Cursor, left: ast.FromItem) -> ast.Join:
         c.accept_word("outer")
     else:
         c.accept_word("inner")
+    asof = asof or (not natural and c.accept_word("asof") is not None)
     c.expect_word("join")
     keyword_span = Span(keyword_start, c.previous_end)
+    if asof and kind not in ("inner", "left"):
+        c.report(f"ASOF JOIN is INNER or LEFT, not {kind.upper()}", keyword_span)
+        raise ParseAbort
     right = _table_primary(c)
+    match_condition = None
+    if asof:
+        c.expect_word("match_condition")
+        match_condition = expr_parser.parse_expr(c)
     condition = None
     using: tuple[ast.Identifier, ...] = ()
     if kind != "cross" and not natural:
@@ -338,10 +348,12 @@ def _join(c: Cursor, left: ast.FromItem) -> ast.Join:
             condition = expr_parser.parse_expr(c)
         elif c.accept_word("using"):
             using = identifier_list(c)
-        else:
+        elif not asof:  # an ASOF JOIN without ON searches the whole right side
             c.fail("ON", "USING")
     span = left.span.to(Span(keyword_start, c.previous_end))
-    return ast.Join(kind, natural, left, right, condition, using, keyword_span, span)
+    return ast.Join(
+        kind, natural, left, right, condition, using, keyword_span, span, match_condition
+    )
 
 
 def _table_primary(c: Cursor) -> ast.FromItem:

@@ -56,12 +56,12 @@ class Token(NamedTuple):
 # only where the grammar expects it.
 # fmt: off
 RESERVED = frozenset((
-    "all", "and", "as", "between", "by", "case", "cast", "create", "cross", "distinct", "else",
-    "end", "escape", "except", "exists", "false", "fetch", "for", "from", "full", "group",
+    "all", "and", "as", "asof", "between", "by", "case", "cast", "create", "cross", "distinct",
+    "else", "end", "escape", "except", "exists", "false", "fetch", "for", "from", "full", "group",
     "having", "in", "inner", "insert", "intersect", "into", "is", "join", "lateral", "left",
-    "like", "limit", "natural", "not", "null", "offset", "on", "or", "order", "outer",
-    "qualify", "right", "select", "stream", "table", "then", "true", "union", "using", "values",
-    "when", "where", "window", "with",
+    "like", "limit", "match_condition", "natural", "not", "null", "offset", "on", "or", "order",
+    "outer", "qualify", "right", "select", "stream", "table", "then", "true", "union", "using",
+    "values", "when", "where", "window", "with",
 ))
 # fmt: on
 

@@ -29,9 +29,19 @@ def contents_by_step(
 ) -> list[dict[str, list[Row]]]:
     """Replays `program`, a step per item of `steps` (the changes of `relation`);
     each output view's rows after each step (its changes added up), sorted by `order`."""
+    return contents_after_steps(spark, program, [{relation: step} for step in steps], order)
+
+
+def contents_after_steps(
+    spark: SparkSession,
+    program: str,
+    steps: list[dict[str, list[dict[str, Any]]]],
+    order: Callable[[Row], Any] = as_text,
+) -> list[dict[str, list[Row]]]:
+    """`contents_by_step` with each step's changes of any relations (relation -> changes)."""
     result = compile_with_queries(program, [])
     assert not result.has_errors, result.diagnostics
-    lines = [json.dumps({relation: step}) for step in steps]
+    lines = [json.dumps(step) for step in steps]
     records = list(replay(spark, result.to_json()["plan"], lines))
     views = [v["name"] for v in result.to_json()["plan"]["views"] if not v.get("local")]
     totals: dict[str, dict[str, int]] = {view: {} for view in views}

@@ -412,6 +412,17 @@ COMPILED_ONLY = [
         "SELECT g, COUNT(*) AS c, RANK() OVER (ORDER BY COUNT(*) DESC) AS r FROM t GROUP BY g "
         "QUALIFY r <= 2",
     ),
+    (
+        # ASOF JOIN: rows equal in the right time may differ elsewhere (DuckDB takes any
+        # of them), so only the right time is selected.
+        "asof_latest",
+        "SELECT t.id, t.g, t.x, r.x AS rx FROM t LEFT ASOF JOIN t AS r "
+        "MATCH_CONDITION (t.x >= r.x) ON t.g = r.g",
+    ),
+    (
+        "asof_next_anywhere",
+        "SELECT t.id, r.x FROM t ASOF JOIN t AS r MATCH_CONDITION (r.x > t.x)",
+    ),
     # A stateful subquery joined as it is: its state and the join's stored side apart.
     (
         "distinct_joined",
@@ -445,6 +456,9 @@ COMPILED_ONLY_SQL = dict(COMPILED_ONLY)
 # is ''. OVERLAY(s PLACING r
 # FROM n FOR m) is Feldera's: s when n < 1, m below 0 taken as 0.
 DUCKDB_SPELLINGS = {
+    "asof_latest": "SELECT t.id, t.g, t.x, r.x AS rx FROM t ASOF LEFT JOIN t AS r "
+    "ON t.g = r.g AND t.x >= r.x",
+    "asof_next_anywhere": "SELECT t.id, r.x FROM t ASOF JOIN t AS r ON r.x > t.x",
     "trigonometry": COMPILED_ONLY_SQL["trigonometry"]
     .replace("PI * x", "PI() * x")
     .replace("IS_NAN(", "ISNAN(")
