@@ -342,6 +342,7 @@ SCALAR: dict[str, Scalar] = {
     "concat_ws": lambda a, r: F.call_function("concat_ws", *a),
     "md5": lambda a, r: F.md5(a[0]),
     "regexp_replace": lambda a, r: F.regexp_replace(a[0], a[1], a[2]),
+    "rlike": lambda a, r: a[0].rlike(r[1]["value"]),  # a match anywhere (Java's find)
     "session_close": lambda a, r: a[0] + a[1],  # (last, gap, ts): SESSION_END's value
     "pi": lambda a, r: F.pi(),
     "atan2": _atan2,
@@ -368,6 +369,8 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
     if function == "div":
         quotient = lowered[0] / lowered[1]
         return quotient.cast(spark_type(expr["type"])) if expr["type"] in INTEGRAL else quotient
+    if function == "safe_cast":  # NULL where the value does not convert (CAST fails)
+        return lowered[0].try_cast(spark_type(expr["type"]))
     if function == "concat":
         return F.concat(*lowered)
     if function == "coalesce":

@@ -537,6 +537,8 @@ def _cast(expr: ast.Cast, ctx: ExprContext, depth: int) -> plan.Expr | None:
     if not types.can_cast(operand.type, target):
         ctx.report(Code.TYPE_MISMATCH, f"Cannot cast {operand.type} to {target}", expr.span)
         return None
+    if expr.safe:  # NULL where the value does not convert
+        return plan.Call("safe_cast", (operand,), target, True, expr.span)
     return plan.Cast(operand, target, operand.nullable, expr.span)
 
 

@@ -77,6 +77,7 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "concat_ws": Arity(2, None),
     "md5": Arity(1, 1),
     "regexp_replace": Arity(2, 3),
+    "rlike": Arity(2, 2),
     # ASCII(s): the code point of s's first character (0 for ''); CHR(n): the character
     # of code point n ('' for none, as Feldera has it); OCTET_LENGTH(s): s's bytes in
     # UTF-8; OVERLAY(s PLACING r FROM n [FOR m]), as Feldera has it: s with m characters
@@ -314,26 +315,42 @@ def _regexp_replace(
     name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:
     """REGEXP_REPLACE(s, pattern[, replacement]): every match replaced (by '' when no
-    replacement is given). The pattern is a literal, checked here: Spark would fail the
-    whole step on a pattern it cannot compile."""
-    pattern = args[1]
-    if not isinstance(pattern, plan.Literal) or not isinstance(pattern.value, str):
-        _mismatch(diagnostics, "REGEXP_REPLACE's pattern must be a string literal", pattern)
+    replacement is given)."""
+    if not _is_pattern(name, args[1], diagnostics):
         return None
+    if len(args) == 2:
+        args = (*args, plan.Literal("", types.VARCHAR, False, span))
+    return _strings(types.VARCHAR)(name, args, span, diagnostics)
+
+
+def _rlike(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """RLIKE(s, pattern): whether the pattern matches somewhere in s (Feldera, Spark)."""
+    if not _is_pattern(name, args[1], diagnostics):
+        return None
+    return _strings(types.BOOLEAN)(name, args, span, diagnostics)
+
+
+def _is_pattern(name: str, pattern: plan.Expr, diagnostics: list[Diagnostic]) -> bool:
+    """Whether a regular expression argument is a string literal that compiles (checked
+    here: Spark would fail the whole step on a pattern it cannot compile); else reported."""
+    shown = name.upper()
+    if not isinstance(pattern, plan.Literal) or not isinstance(pattern.value, str):
+        _mismatch(diagnostics, f"{shown}'s pattern must be a string literal", pattern)
+        return False
     try:
         re.compile(pattern.value)
     except re.error as problem:
         diagnostics.append(
             error(
                 Code.INVALID_LITERAL,
-                f"REGEXP_REPLACE pattern {pattern.value!r} is not a regular expression: {problem}",
+                f"{shown} pattern {pattern.value!r} is not a regular expression: {problem}",
                 pattern.span,
             )
         )
-        return None
-    if len(args) == 2:
-        args = (*args, plan.Literal("", types.VARCHAR, False, span))
-    return _strings(types.VARCHAR)(name, args, span, diagnostics)
+        return False
+    return True
 
 
 _TYPED: dict[str, Typing] = {
@@ -359,6 +376,7 @@ _TYPED: dict[str, Typing] = {
     },
     **{name: _strings(types.VARCHAR) for name in ("reverse", "md5")},
     "regexp_replace": _regexp_replace,
+    "rlike": _rlike,
     **{name: _strings(types.INTEGER) for name in ("ascii", "octet_length")},
     "chr": _strings(types.VARCHAR, frozenset({0})),
     "overlay": _strings(types.VARCHAR, frozenset({2, 3})),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
+from backend.compiler.semantic.aliases import grouping_key, with_aliases
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.from_clause import bind_from
@@ -46,7 +47,7 @@ from backend.compiler.semantic.subqueries import (
     conjuncts,
     is_subquery_condition,
 )
-from backend.compiler.semantic.windows import WindowCalls, named_windows, with_aliases
+from backend.compiler.semantic.windows import WindowCalls, named_windows
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -263,7 +264,9 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             scope, env.diagnostics, env.suggestions, aggregate_clause="GROUP BY", group_by=True
         )
         grouped_by, sets = written_keys(select.group_by.exprs)
-        keys = [bind_expr(expr, ctx) for expr in grouped_by]
+        for written in grouped_by:
+            meant = grouping_key(written, select.items, scope, env.diagnostics)
+            keys.append(None if meant is None else bind_expr(meant, ctx))
     collected: list[plan.AggCall] = []
     width = len(from_.source.columns) if from_.source is not None else 0
     groups = select.group_by is not None or select.having is not None

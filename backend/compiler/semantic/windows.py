@@ -19,10 +19,8 @@ rowtime: SQLstream's windows over a stream are (`AVG(price) OVER (RANGE INTERVAL
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
@@ -153,37 +151,6 @@ def _shape(call: plan.WindowCall) -> object:
         order,
         (call.unit, call.start, call.end),
     )
-
-
-def with_aliases(condition: ast.Expr, items: Sequence[ast.SelectItem], scope: Scope) -> ast.Expr:
-    """QUALIFY's condition with each name of the select list that is no FROM column
-    replaced by its expression, as DuckDB and Snowflake read it: `SELECT k,
-    ROW_NUMBER() OVER (...) AS rn FROM t QUALIFY rn = 1`. Not inside subqueries."""
-    aliases = {
-        item.alias.value: item.expr
-        for item in items
-        if isinstance(item, ast.ExprItem) and item.alias is not None
-    }
-
-    def rewritten(node: Any) -> Any:
-        if isinstance(node, tuple):
-            return tuple(rewritten(part) for part in node)
-        if isinstance(node, ast.ColumnRef) and len(node.parts) == 1:
-            name = node.parts[0]
-            if name.value in aliases and quiet_column(scope, name) is None:
-                return aliases[name.value]
-            return node
-        if not dataclasses.is_dataclass(node) or isinstance(node, type | ast.Query):
-            return node
-        changed = {
-            f.name: new
-            for f in dataclasses.fields(node)
-            if (new := rewritten(getattr(node, f.name))) is not getattr(node, f.name)
-        }
-        return replace(node, **changed) if changed else node
-
-    result: ast.Expr = rewritten(condition)
-    return result
 
 
 def named_windows(select: ast.Select, found: list[Diagnostic]) -> dict[str, ast.WindowSpec]:

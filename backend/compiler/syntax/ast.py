@@ -195,6 +195,7 @@ class Cast:
     operand: Expr
     type: TypeName
     span: Span
+    safe: bool = False  # SAFE_CAST / TRY_CAST: NULL for a value that does not convert
 
 
 @dataclass(frozen=True, slots=True)

@@ -243,7 +243,7 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         return ast.NullLiteral(token.span)
     if word == "case":
         return _case(c)
-    if word == "cast":
+    if word == "cast" or (word in SAFE_CASTS and following.is_symbol("(")):
         return _cast(c)
     if word == "exists":
         c.advance()
@@ -317,14 +317,20 @@ def _case(c: Cursor) -> ast.Case:
     return ast.Case(operand, tuple(whens), else_, Span(start, c.previous_end))
 
 
+# Feldera's and BigQuery's SAFE_CAST, DuckDB's and Spark's TRY_CAST: NULL for a value
+# that does not convert, where CAST fails the step.
+SAFE_CASTS = ("safe_cast", "try_cast")
+
+
 def _cast(c: Cursor) -> ast.Cast:
-    start = c.expect_word("cast").start
+    keyword = c.advance()
     c.expect_symbol("(")
     operand = parse_expr(c)
     c.expect_word("as")
     type_name = parse_type_name(c)
     c.expect_symbol(")")
-    return ast.Cast(operand, type_name, Span(start, c.previous_end))
+    safe = keyword.value in SAFE_CASTS
+    return ast.Cast(operand, type_name, Span(keyword.start, c.previous_end), safe)
 
 
 def _interval(c: Cursor) -> ast.IntervalLiteral:

@@ -423,6 +423,18 @@ COMPILED_ONLY = [
         "asof_next_anywhere",
         "SELECT t.id, r.x FROM t ASOF JOIN t AS r MATCH_CONDITION (r.x > t.x)",
     ),
+    (
+        # SAFE_CAST / TRY_CAST: NULL where CAST would fail the step.
+        "safe_casts",
+        "SELECT id, SAFE_CAST(g AS INTEGER), TRY_CAST(CAST(x AS VARCHAR) AS INTEGER) + 1, "
+        "SAFE_CAST(CAST(x AS VARCHAR) || g AS BIGINT) FROM t",
+    ),
+    ("rlike", "SELECT id, g, RLIKE(g, '^[a-b]'), RLIKE(CAST(x AS VARCHAR) || g, '1.') FROM t"),
+    (
+        # GROUP BY a select list alias and a position.
+        "group_by_alias_and_position",
+        "SELECT x % 3 AS r, g, COUNT(*) FROM t GROUP BY r, 2",
+    ),
     # A stateful subquery joined as it is: its state and the join's stored side apart.
     (
         "distinct_joined",
@@ -456,6 +468,8 @@ COMPILED_ONLY_SQL = dict(COMPILED_ONLY)
 # is ''. OVERLAY(s PLACING r
 # FROM n FOR m) is Feldera's: s when n < 1, m below 0 taken as 0.
 DUCKDB_SPELLINGS = {
+    "safe_casts": COMPILED_ONLY_SQL["safe_casts"].replace("SAFE_CAST(", "TRY_CAST("),
+    "rlike": COMPILED_ONLY_SQL["rlike"].replace("RLIKE(", "REGEXP_MATCHES("),
     "asof_latest": "SELECT t.id, t.g, t.x, r.x AS rx FROM t ASOF LEFT JOIN t AS r "
     "ON t.g = r.g AND t.x >= r.x",
     "asof_next_anywhere": "SELECT t.id, r.x FROM t ASOF JOIN t AS r ON r.x > t.x",

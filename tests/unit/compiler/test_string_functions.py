@@ -128,3 +128,18 @@ def test_overlay_without_placing_or_with_a_wrong_type_is_an_error() -> None:
     assert _errors("SELECT OVERLAY(s PLACING 'x' FROM 'a') FROM t") == [
         ("SQL206", "OVERLAY expects an integer as argument 3, found VARCHAR")
     ]
+
+
+def test_rlike_is_a_boolean_of_a_literal_pattern() -> None:
+    result = compile_program(
+        "CREATE TABLE r (s VARCHAR NOT NULL);\n"
+        "CREATE VIEW w AS SELECT RLIKE(s, '^a.*z$') AS m FROM r;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = [x for x in result.to_json()["catalog"]["relations"] if x["name"] == "w"]
+    assert [(c["type"], c["nullable"]) for c in view["columns"]] == [("BOOLEAN", False)]
+
+
+def test_an_rlike_pattern_must_be_a_regular_expression_literal() -> None:
+    errors = errors_of("CREATE TABLE r (s VARCHAR);\nCREATE VIEW w AS SELECT RLIKE(s, s) FROM r;")
+    assert errors == [("SQL206", "RLIKE's pattern must be a string literal, found VARCHAR")]

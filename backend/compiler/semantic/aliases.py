@@ -1,0 +1,76 @@
+"""The select list's names and positions where a clause may use them for its items.
+
+GROUP BY and QUALIFY read the FROM's columns; as PostgreSQL, DuckDB, MySQL and
+Spark have it (and Calcite's lenient conformance), a name there that is no FROM
+column may be a select list alias, and a GROUP BY item that is an integer is a
+position in the select list:
+
+    SELECT k % 10 AS bucket, COUNT(*) FROM t GROUP BY bucket
+    SELECT k % 10, COUNT(*) FROM t GROUP BY 1
+    SELECT k, ROW_NUMBER() OVER (ORDER BY ts DESC) AS rn FROM t QUALIFY rn = 1
+
+Both are rewritten into the select list's expressions before binding.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from backend.compiler.diagnostics import Code, Diagnostic, error
+from backend.compiler.semantic.scope import Scope, quiet_column
+from backend.compiler.syntax import ast
+
+
+def with_aliases(expr: ast.Expr, items: Sequence[ast.SelectItem], scope: Scope) -> ast.Expr:
+    """`expr` with each name of the select list that is no FROM column replaced by its
+    expression. Not inside subqueries."""
+    aliases = {
+        item.alias.value: item.expr
+        for item in items
+        if isinstance(item, ast.ExprItem) and item.alias is not None
+    }
+
+    def rewritten(node: Any) -> Any:
+        if isinstance(node, tuple):
+            return tuple(rewritten(part) for part in node)
+        if isinstance(node, ast.ColumnRef) and len(node.parts) == 1:
+            name = node.parts[0]
+            if name.value in aliases and quiet_column(scope, name) is None:
+                return aliases[name.value]
+            return node
+        if not dataclasses.is_dataclass(node) or isinstance(node, type | ast.Query):
+            return node
+        changed = {
+            f.name: new
+            for f in dataclasses.fields(node)
+            if (new := rewritten(getattr(node, f.name))) is not getattr(node, f.name)
+        }
+        return dataclasses.replace(node, **changed) if changed else node
+
+    result: ast.Expr = rewritten(expr)
+    return result
+
+
+def grouping_key(
+    key: ast.Expr, items: Sequence[ast.SelectItem], scope: Scope, found: list[Diagnostic]
+) -> ast.Expr | None:
+    """A GROUP BY item as the expression it means: `GROUP BY 2` the select list's second
+    expression, an alias its expression; None after reporting a position out of range."""
+    if isinstance(key, ast.NumberLiteral) and key.kind == "integer":
+        position = int(key.text)
+        if not 1 <= position <= len(items) or isinstance(items[position - 1], ast.StarItem):
+            expressions = sum(isinstance(item, ast.ExprItem) for item in items)
+            message = (
+                f"GROUP BY {position} is no position in the select list "
+                f"(1 to {len(items)}, of expressions)"
+                if expressions == len(items)
+                else f"GROUP BY {position} is no expression of the select list"
+            )
+            found.append(error(Code.NOT_GROUPED, message, key.span))
+            return None
+        item = items[position - 1]
+        assert isinstance(item, ast.ExprItem)
+        return item.expr
+    return with_aliases(key, items, scope)

@@ -1,0 +1,66 @@
+"""GROUP BY a select list position or alias, QUALIFY an alias (semantic/aliases.py);
+SAFE_CAST and TRY_CAST."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of, plan_nodes
+
+DDL = "CREATE TABLE t (k INT, v INT, s VARCHAR);\n"
+
+
+@pytest.mark.parametrize(
+    "group_by",
+    ["k % 10", "1", "bucket", "ROLLUP(1)", "ROLLUP(bucket)"],
+)
+def test_group_by_a_position_or_an_alias_means_its_expression(group_by: str) -> None:
+    sql = f"SELECT k % 10 AS bucket, COUNT(*) AS n FROM t GROUP BY {group_by}"
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    [aggregate, *_] = plan_nodes(result.to_json()["plan"]["views"][0]["query"], "aggregate")
+    [key] = aggregate["keys"]
+    assert key["function"] == "mod" and key["args"][0]["index"] == 0
+
+
+def test_a_from_column_wins_over_an_alias_of_its_name() -> None:
+    """`v AS k ... GROUP BY k` groups by t's k (standard SQL): v is then not grouped."""
+    errors = errors_of(DDL + "CREATE VIEW w AS SELECT v AS k FROM t GROUP BY k;")
+    message = "Column 'v' must appear in GROUP BY or be used in an aggregate function"
+    assert errors == [("SQL214", message)]
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("SELECT k, COUNT(*) FROM t GROUP BY 3", "GROUP BY 3 is no position in the select list"),
+        ("SELECT k, COUNT(*) FROM t GROUP BY 0", "GROUP BY 0 is no position in the select list"),
+        ("SELECT *, 1 FROM t GROUP BY 1", "GROUP BY 1 is no expression of the select list"),
+    ],
+)
+def test_a_position_outside_the_select_list_is_an_error(sql: str, message: str) -> None:
+    errors = errors_of(DDL + f"CREATE VIEW w AS {sql};")
+    assert len(errors) == 1 and errors[0][0] == "SQL214" and errors[0][1].startswith(message)
+
+
+@pytest.mark.parametrize("cast", ["SAFE_CAST", "TRY_CAST", "safe_cast"])
+def test_a_safe_cast_is_nullable_where_cast_is_not(cast: str) -> None:
+    result = compile_program(
+        "CREATE TABLE n (s VARCHAR NOT NULL);\n"
+        f"CREATE VIEW w AS SELECT {cast}(s AS INT) AS i, CAST(s AS INT) AS j FROM n;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    compiled = result.to_json()
+    [view] = [r for r in compiled["catalog"]["relations"] if r["name"] == "w"]
+    assert [(c["type"], c["nullable"]) for c in view["columns"]] == [
+        ("INTEGER", True),
+        ("INTEGER", False),
+    ]
+    safe, plain = compiled["plan"]["views"][0]["query"]["exprs"]
+    assert safe["function"] == "safe_cast" and plain["kind"] == "cast"
+
+
+def test_a_safe_cast_allows_only_the_casts_cast_allows() -> None:
+    errors = errors_of(DDL + "CREATE VIEW w AS SELECT SAFE_CAST(k > 1 AS DATE) FROM t;")
+    assert errors == [("SQL206", "Cannot cast BOOLEAN to DATE")]
