@@ -51,6 +51,7 @@ class Code(StrEnum):
     NON_MONOTONIC_WINDOW = "SQL310"  # a window over a stream not ordered by a monotonic key
     JOIN_WINDOW_MISUSE = "SQL311"  # OVER on a FROM item that is not a stream in a JOIN
     UNBOUNDED_JOIN_WINDOW = "SQL312"  # a join window without an end (UNBOUNDED): endless state
+    STREAM_UPDATES = "SQL313"  # a SELECT STREAM whose rows can change: it emits updates
     LOOKUP_NOT_INSERT_ONLY = "SQL320"  # a lookup join (SNAPSHOT(t), SEARCH_KEY) whose other
     # side can delete
     NO_VERSION_COLUMN = "SQL321"  # time travel over a relation without a time column

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from backend.compiler.analysis import rules
 from backend.compiler.analysis.facts import facts_of
 from backend.compiler.analysis.lattice import Facts
-from backend.compiler.diagnostics import Diagnostic
+from backend.compiler.diagnostics import Code, Diagnostic, warning
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic.catalog import Catalog, Relation, RelationKind
 
@@ -83,6 +83,17 @@ def analyse_view(view: plan.ViewPlan, known: Mapping[str, Facts]) -> ViewAnalysi
     found = _check_view(view, facts, known)
     view, relation = _streamed_when_final(view, relation, facts)
     mode = "append" if facts.insert_only or view.emit_final is not None else "update"
+    if view.stream and mode == "update" and not any(d.is_error for d in found):
+        found.append(
+            warning(
+                Code.STREAM_UPDATES,
+                "This stream's rows can change, so it emits updates (deletes and inserts): "
+                "none of its columns has a waterline to hold rows back until they are final",
+                view.query.span,
+                hint="select a column with a waterline (rowtime, or the GROUP BY's time "
+                "bucket such as FLOOR(rowtime TO HOUR)): each row then comes once, when final",
+            )
+        )
     if relation is not None:
         relation = replace(
             _with_waterlines(relation, facts), output_mode=mode, insert_only=facts.insert_only

@@ -161,7 +161,7 @@ def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> N
             construct = "named arguments outside a table function"
             parts = (expr.value,)
         case ast.RowConstructor():
-            construct = "row values (a, b, ...) outside SEARCH_KEY"
+            construct = "row values (a, b, ...) outside SEARCH_KEY and WHERE ... IN (subquery)"
             parts = expr.items
         case ast.MapConstructor():
             construct = "MAP values outside SEARCH_KEY options"

@@ -20,6 +20,7 @@ from dataclasses import replace
 from backend.compiler.diagnostics import Code, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
+from backend.compiler.semantic.correlation import all_of
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import COMPARISONS, ExprContext, bind_expr
 from backend.compiler.semantic.scope import Scope
@@ -76,6 +77,8 @@ def _compared(
     IN and ANY keep the rows for which some y makes the comparison TRUE (a semi
     join); ALL keeps those for which no y makes it FALSE or UNKNOWN (an anti join
     on `(x op y) IS NOT TRUE`), so ALL over no rows is TRUE."""
+    if isinstance(expr, ast.InSubquery) and isinstance(expr.operand, ast.RowConstructor):
+        return _rows_in(expr, left, scope, env, bind_query)
     bound = _operand_and_subquery(expr, scope, env, bind_query)
     if bound is None:
         return None
@@ -94,6 +97,50 @@ def _compared(
     holds = plan.Call("coalesce", (compared, false), types.BOOLEAN, False, expr.span)
     fails = plan.Call("not", (holds,), types.BOOLEAN, False, expr.span)
     return plan.SemiJoin("anti", left, right, fails, left.columns, expr.span)
+
+
+def _rows_in(
+    expr: ast.InSubquery,
+    left: plan.Rel,
+    scope: Scope,
+    env: Environment,
+    bind_query: BindQuery,
+) -> plan.SemiJoin | None:
+    """`(a, b) [NOT] IN (SELECT x, y ...)`: rows are equal when every pair of values
+    is (FALSE when a pair differs, else UNKNOWN when one is NULL). IN keeps the rows
+    some subquery row equals; NOT IN those every subquery row differs from (an anti
+    join on equal-or-unknown, so a subquery of no rows keeps every row)."""
+    assert isinstance(expr.operand, ast.RowConstructor)
+    ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE")
+    values = [bind_expr(item, ctx) for item in expr.operand.items]
+    bound = bind_query(expr.query, env)
+    if bound is None or None in values:
+        return None
+    right = bound[0]
+    if len(right.columns) != len(values):
+        message = (
+            f"The subquery of IN must return {len(values)} columns, as the row it is "
+            f"compared with has, not {len(right.columns)}"
+        )
+        env.report(error(Code.SET_OPERATION_SHAPE, message, expr.query.span))
+        return None
+    width = len(left.columns)
+    equalities: list[plan.Expr] = []
+    for at, (value, column) in enumerate(zip(values, right.columns, strict=True)):
+        assert value is not None
+        if not types.comparable(value.type, column.type):
+            message = f"IN compares {value.type} with a subquery column of {column.type}"
+            env.report(error(Code.TYPE_MISMATCH, message, value.span))
+            return None
+        other = plan.ColumnRef(width + at, column.name, column.type, True, expr.query.span)
+        equalities.append(plan.Call("eq", (value, other), types.BOOLEAN, True, value.span))
+    equal = all_of(equalities)
+    assert equal is not None
+    if not expr.negated:
+        return plan.SemiJoin("semi", left, right, equal, left.columns, expr.span)
+    true = plan.Literal(True, types.BOOLEAN, False, expr.span)
+    maybe_equal = plan.Call("coalesce", (equal, true), types.BOOLEAN, False, expr.span)
+    return plan.SemiJoin("anti", left, right, maybe_equal, left.columns, expr.span)
 
 
 def _operand_and_subquery(

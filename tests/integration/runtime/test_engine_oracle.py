@@ -431,6 +431,16 @@ COMPILED_ONLY = [
     ),
     ("rlike", "SELECT id, g, RLIKE(g, '^[a-b]'), RLIKE(CAST(x AS VARCHAR) || g, '1.') FROM t"),
     (
+        # Row values IN and NOT IN a subquery: NULL in a pair makes the pair unknown.
+        "rows_in",
+        "SELECT id, g, x FROM t WHERE (g, x) IN (SELECT g, CHAR_LENGTH(name) FROM u)",
+    ),
+    (
+        "rows_not_in",
+        "SELECT id, g, x FROM t WHERE (g, x) NOT IN (SELECT g, CHAR_LENGTH(name) FROM u "
+        "WHERE name <> 'ann')",
+    ),
+    (
         # GROUP BY a select list alias and a position.
         "group_by_alias_and_position",
         "SELECT x % 3 AS r, g, COUNT(*) FROM t GROUP BY r, 2",

@@ -40,6 +40,16 @@ def test_any_is_a_semi_join_on_the_comparison_and_some_is_any() -> None:
         assert _condition(join) == "le(#1, #2)"
 
 
+def test_rows_in_a_subquery_are_joined_on_every_pair() -> None:
+    [join] = _semi_joins("SELECT id FROM t WHERE (x, id) IN (SELECT y, y FROM u)")
+    assert join["kind"] == "semi"
+    assert _condition(join) == "and(eq(#1, #2), eq(#0, #3))"
+    # NOT IN: no subquery row may be equal or unknown.
+    [join] = _semi_joins("SELECT id FROM t WHERE (x, id) NOT IN (SELECT y, y FROM u)")
+    assert join["kind"] == "anti"
+    assert _condition(join) == "coalesce(and(eq(#1, #2), eq(#0, #3)), true)"
+
+
 def test_all_is_an_anti_join_on_the_comparison_not_being_true() -> None:
     [join] = _semi_joins("SELECT id FROM t WHERE x > ALL (SELECT y FROM u)")
     assert join["kind"] == "anti"
@@ -58,6 +68,19 @@ def test_all_is_an_anti_join_on_the_comparison_not_being_true() -> None:
         (
             "SELECT id FROM t WHERE x = ANY (SELECT s FROM u)",
             "= ANY compares INTEGER with a subquery of VARCHAR",
+        ),
+        (
+            "SELECT id FROM t WHERE (x, id) IN (SELECT y FROM u)",
+            "The subquery of IN must return 2 columns, as the row it is compared with has, not 1",
+        ),
+        (
+            "SELECT id FROM t WHERE (x, id) IN (SELECT y, s FROM u)",
+            "IN compares INTEGER with a subquery column of VARCHAR",
+        ),
+        (
+            "SELECT (x, id) IN (SELECT y, y FROM u) FROM t",
+            "Not supported yet: row values (a, b, ...) outside SEARCH_KEY and WHERE ... IN "
+            "(subquery)",
         ),
         (
             "SELECT x, COUNT(*) FROM t GROUP BY x HAVING COUNT(*) IN (SELECT y FROM u)",

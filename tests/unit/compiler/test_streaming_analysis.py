@@ -121,3 +121,19 @@ def test_select_stream_over_a_stream_joined_with_a_table_is_allowed() -> None:
     )
     assert not result.has_errors
     assert [d.code.value for d in result.diagnostics] == ["SQL307"]  # a warning only
+
+
+def test_a_stream_that_selects_no_final_column_emits_updates_with_a_warning() -> None:
+    ddl = "CREATE STREAM orders (product INT, units INT);\n"
+    hourly = "FROM orders GROUP BY FLOOR(rowtime TO HOUR), product"
+    for select, warned in (
+        (f"SELECT STREAM product, COUNT(*) AS n {hourly}", True),
+        (f"SELECT STREAM FLOOR(rowtime TO HOUR) AS h, product, COUNT(*) AS n {hourly}", False),
+        ("SELECT STREAM product, units FROM orders", False),  # insert-only
+    ):
+        result = compile_program(ddl + f"CREATE VIEW v AS {select};")
+        assert not result.has_errors, result.diagnostics_json()
+        codes = [d.code for d in result.diagnostics if d.severity == "warning"]
+        assert ("SQL313" in codes) is warned, (select, codes)
+        [view] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
+        assert view["output_mode"] == ("update" if warned else "append")
