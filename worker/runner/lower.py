@@ -297,6 +297,11 @@ SCALAR: dict[str, Scalar] = {
     "extract_day": lambda a, r: F.dayofmonth(a[0]),
     "extract_dow": lambda a, r: F.dayofweek(a[0]),
     "extract_doy": lambda a, r: F.dayofyear(a[0]),
+    "extract_isodow": lambda a, r: (F.dayofweek(a[0]) + 5) % 7 + 1,  # Monday 1 .. Sunday 7
+    "extract_isoyear": lambda a, r: F.extract(F.lit("YEAROFWEEK"), a[0]),
+    "extract_decade": lambda a, r: F.floor(F.year(a[0]) / 10),
+    "extract_century": lambda a, r: F.floor((F.year(a[0]) + 99) / 100),
+    "extract_millennium": lambda a, r: F.floor((F.year(a[0]) + 999) / 1000),
     "extract_hour": lambda a, r: F.hour(a[0]),
     "extract_minute": lambda a, r: F.minute(a[0]),
     "extract_second": lambda a, r: F.second(a[0]),

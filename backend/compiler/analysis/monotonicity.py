@@ -13,8 +13,11 @@ from __future__ import annotations
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 
+# Non-decreasing in time: the year and the coarser units it counts (ISO years too).
+_COUNTED_YEARS = ("year", "isoyear", "decade", "century", "millennium")
 _ORDER_PRESERVING = frozenset(
-    ("floor_time", "ceil_time", "tumble_start", "tumble_end", "extract_year", "extract_epoch")
+    {"floor_time", "ceil_time", "tumble_start", "tumble_end", "extract_epoch"}
+    | {f"extract_{unit}" for unit in _COUNTED_YEARS}
 )
 
 

@@ -23,8 +23,14 @@ FLOOR_UNITS = ("second", "minute", "hour", "day", "week", "month", "quarter", "y
 # EXTRACT's units, as Calcite names them: WEEK is the ISO week (1-53), DOW the day of
 # the week from 1 (Sunday) to 7 (Saturday), DOY the day of the year (1-366);
 # MILLISECOND and MICROSECOND the seconds with their fraction, in those units (0 to
-# 59,999 and 0 to 59,999,999); EPOCH the seconds since 1970-01-01 00:00:00.
-DATE_UNITS = ("year", "quarter", "month", "week", "day", "dow", "doy")
+# 59,999 and 0 to 59,999,999); EPOCH the seconds since 1970-01-01 00:00:00. ISODOW
+# is the day of the week from 1 (Monday) to 7 (Sunday), ISOYEAR the year of the ISO
+# week; DECADE the year / 10, CENTURY and MILLENNIUM count from 1 (2000 is in the 20th
+# century and the 2nd millennium, 2001 in the 21st and the 3rd), as PostgreSQL's.
+DATE_UNITS = (
+    "year", "quarter", "month", "week", "day", "dow", "doy",
+    "isodow", "isoyear", "decade", "century", "millennium",
+)  # fmt: skip
 TIME_UNITS = ("hour", "minute", "second", "millisecond", "microsecond")
 EXTRACT_UNITS = DATE_UNITS + TIME_UNITS + ("epoch",)
 # Functions that are EXTRACT of one unit: YEAR(ts) is EXTRACT(YEAR FROM ts).

@@ -18,7 +18,12 @@ CREATE VIEW parts AS SELECT
     EXTRACT(QUARTER FROM d) AS d_q, EXTRACT(HOUR FROM tm) AS tm_h, SECOND(tm) AS tm_s,
     EXTRACT(MILLISECOND FROM ts) AS ms, EXTRACT(MICROSECOND FROM ts) AS us,
     EXTRACT(MILLISECOND FROM tm) AS tm_ms, EXTRACT(EPOCH FROM ts) AS epoch,
-    EXTRACT(EPOCH FROM d) AS d_epoch
+    EXTRACT(EPOCH FROM d) AS d_epoch, EXTRACT(ISODOW FROM ts) AS isodow,
+    EXTRACT(ISODOW FROM d) AS d_isodow, EXTRACT(ISOYEAR FROM ts) AS isoyear,
+    EXTRACT(ISOYEAR FROM d) AS d_isoyear, EXTRACT(DECADE FROM ts) AS decade,
+    EXTRACT(CENTURY FROM ts) AS century, EXTRACT(CENTURY FROM DATE '2000-12-31') AS c2000,
+    EXTRACT(MILLENNIUM FROM ts) AS millennium,
+    EXTRACT(MILLENNIUM FROM DATE '2000-01-01') AS m2000
 FROM t;
 """
 
@@ -52,6 +57,15 @@ def test_date_parts_of_a_timestamp_a_date_and_a_time(spark: SparkSession) -> Non
         "tm_ms": 58500,
         "epoch": 1735640430,  # 2024-12-31 00:00:00 is 1,735,603,200 s after 1970
         "d_epoch": 1672531200,
+        "isodow": 2,  # Monday is 1
+        "d_isodow": 7,
+        "isoyear": 2025,
+        "d_isoyear": 2022,
+        "decade": 202,
+        "century": 21,
+        "c2000": 20,
+        "millennium": 3,
+        "m2000": 2,
     }
 
 

@@ -36,8 +36,10 @@ def test_monotone_expressions_keep_a_waterline() -> None:
     one = plan.Literal(1, types.INTEGER, False, S)
     assert is_monotone(call("timestampadd", unit, one, TS), lines)
     assert not is_monotone(call("timestampadd", unit, TS, TS), lines), "n must be constant"
-    assert is_monotone(call("extract_year", TS), lines)
+    for unit in ("year", "isoyear", "decade", "century", "millennium"):
+        assert is_monotone(call(f"extract_{unit}", TS), lines)
     assert not is_monotone(call("extract_month", TS), lines)
+    assert not is_monotone(call("extract_isodow", TS), lines)
 
 
 def test_an_emit_final_column_moved_by_timestampadd_or_its_year_has_a_waterline() -> None:
