@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from backend.compiler import compile_program
-from tests.unit.compiler.compiled import errors_of, plan_nodes
+from tests.unit.compiler.compiled import plan_nodes, the_error
 
 DDL = (
     "CREATE TABLE trades (sym VARCHAR, ts TIMESTAMP, qty INT);\n"
@@ -57,5 +57,5 @@ def test_each_left_row_joins_its_best_pair(join: str, kind: str, latest: bool) -
     ],
 )
 def test_wrong_asof_joins_are_errors(join: str, code: str, message: str) -> None:
-    errors = errors_of(DDL + f"CREATE VIEW v AS SELECT t.qty FROM trades t {join};")
-    assert len(errors) == 1 and errors[0][0] == code and message in errors[0][1], errors
+    found = the_error(DDL + f"CREATE VIEW v AS SELECT t.qty FROM trades t {join};")
+    assert found[0] == code and message in found[1], found

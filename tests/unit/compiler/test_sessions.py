@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from backend.compiler import compile_program
-from tests.unit.compiler.compiled import errors_of, plan_nodes
+from tests.unit.compiler.compiled import plan_nodes, the_error
 
 DDL = (
     "CREATE TABLE t (k INT, v INT, ts TIMESTAMP);\nCREATE STREAM s (k INT);\n"
@@ -78,8 +78,8 @@ def test_rows_are_grouped_by_their_sessions_start_and_end() -> None:
 )
 def test_misused_sessions_are_errors(sql: str, code: str, message: str) -> None:
     final = " WITH ('emit_final' = 'b')" if code == "SQL301" else ""
-    errors = errors_of(DDL + f"CREATE VIEW v{final} AS {sql};")
-    assert len(errors) == 1 and errors[0][0] == code and errors[0][1].startswith(message), errors
+    found = the_error(DDL + f"CREATE VIEW v{final} AS {sql};")
+    assert found[0] == code and found[1].startswith(message), found
 
 
 @pytest.mark.parametrize(

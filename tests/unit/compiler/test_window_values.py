@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from backend.compiler import compile_program
-from tests.unit.compiler.compiled import errors_of, plan_nodes
+from tests.unit.compiler.compiled import errors_of, plan_nodes, the_error
 
 DDL = "CREATE TABLE t (id BIGINT NOT NULL, g VARCHAR, x INTEGER NOT NULL);\n"
 
@@ -105,8 +105,8 @@ def test_window_functions_of_a_grouping_select_are_over_its_groups() -> None:
 def test_window_functions_over_groups_and_qualify_read_what_they_may(
     sql: str, code: str, message: str
 ) -> None:
-    errors = errors_of(DDL + f"CREATE VIEW v AS {sql};")
-    assert len(errors) == 1 and errors[0][0] == code and message in errors[0][1], errors
+    found = the_error(DDL + f"CREATE VIEW v AS {sql};")
+    assert found[0] == code and message in found[1], found
 
 
 def test_qualify_filters_rows_by_their_window_values() -> None:
