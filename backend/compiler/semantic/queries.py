@@ -269,9 +269,11 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             keys.append(None if meant is None else bind_expr(meant, ctx))
     collected: list[plan.AggCall] = []
     width = len(from_.source.columns) if from_.source is not None else 0
-    groups = select.group_by is not None or select.having is not None
-    groups = groups or any(map(has_aggregates, selected))
-    windows = WindowCalls(width, named, groups)
+    # Whether the SELECT groups, as written: its windows are then over its groups. (Once
+    # bound, `grouped` below says it from the aggregates found.)
+    groups_as_written = select.group_by is not None or select.having is not None
+    groups_as_written = groups_as_written or any(map(has_aggregates, selected))
+    windows = WindowCalls(width, named, groups_as_written)
     ctx = ExprContext(
         scope,
         env.diagnostics,
