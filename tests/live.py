@@ -86,12 +86,29 @@ class LiveStack:
     def stop(self) -> None:
         devstack.stop_processes([p for p in (self.web, self.worker) if p is not None])
 
+    def pipeline_id(self, name: str) -> int:
+        """The number of the test team's pipeline `name`, as runners' logs and command
+        lines know it (the API names pipelines)."""
+        with psycopg.connect(self.env["DATABASE_URL"]) as conn:
+            row = conn.execute(
+                "SELECT id FROM pipelines_pipeline WHERE name = %s", (name,)
+            ).fetchone()
+        assert row is not None, name
+        return int(row[0])
+
+    def runner_log(self, pipeline_id: int) -> str:
+        return (self.pipelines_dir() / str(pipeline_id) / "runner.log").read_text()
+
+    def pipelines_dir(self) -> Path:
+        return Path(self.env["WEIR_STATE_DIR"]) / "pipelines"
+
     def runner_logs(self, lines: int = 80) -> str:
         """The last lines Weir's runners and spares logged (Spark's own lines left out),
-        for a failed test's report: what the runners did is not otherwise in it."""
-        folder = Path(self.env["WEIR_STATE_DIR"]) / "pipelines"
+        for a failed test's report: what the runners did is not otherwise in it. The
+        log written last comes last, where a report cut short in its middle keeps it."""
+        folder = self.pipelines_dir()
         parts = []
-        for path in sorted(folder.glob("**/*.log")):
+        for path in sorted(folder.glob("**/*.log"), key=lambda path: path.stat().st_mtime):
             text = path.read_text(errors="replace").splitlines()
             ours = [line for line in text if not SPARK_LOG_LINE.match(line)]
             parts.append(f"--- {path.relative_to(folder)}\n" + "\n".join(ours[-lines:]))

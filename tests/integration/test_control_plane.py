@@ -102,7 +102,7 @@ def test_runtime_configuration_is_validated_used_and_locked_while_running(
     push(stack, pipeline, "clicks", [{"page": "/a", "ms": 500}])
     stack.wait_for_view(pipeline, "slow", lambda rows: rows == {("/a", 500)})
     assert (first_dir / "checkpoint").is_dir() and (first_dir / "state").is_dir()
-    log = (Path(stack.env["WEIR_STATE_DIR"]) / "pipelines").glob("*/runner.log")
+    log = stack.pipelines_dir().glob("*/runner.log")
     session = "master=local[2] driver memory=768m partitions=1 trigger=50 milliseconds"
     assert any(session in p.read_text() for p in log)
     stop(stack, pipeline)

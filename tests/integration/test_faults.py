@@ -31,6 +31,7 @@ CREATE VIEW per_customer AS
 SELECT customer, COUNT(*) AS n, SUM(amount) AS total FROM orders GROUP BY customer;
 """
 CUSTOMERS = ("ada", "bob", "cy")
+SLOW_SOURCE_STARTS_HOOK = Path(__file__).parent / "slow_source_starts"
 
 
 @dataclass
@@ -75,10 +76,22 @@ def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
 
 
 @pytest.fixture(scope="module")
-def stack(services: Services, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveStack]:
+def slow_source_starts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where a test asks for slow starts of a pipeline's source (SLOW_SOURCE_STARTS_HOOK)."""
+    return tmp_path_factory.mktemp("slow-source-starts") / "control"
+
+
+@pytest.fixture(scope="module")
+def stack(
+    services: Services, slow_source_starts: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveStack]:
     env = {
         "DATABASE_URL": services.postgres.get_uri("postgres"),
         "REDIS_URL": f"redis://127.0.0.1:{services.valkey_port}/0",
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(SLOW_SOURCE_STARTS_HOOK), os.environ.get("PYTHONPATH")])
+        ),
+        "WEIR_SLOW_SOURCE_STARTS": str(slow_source_starts),
     }
     yield from live_stack(tmp_path_factory.mktemp("fault-state"), env)
 
@@ -182,14 +195,19 @@ def wait_for(done: Callable[[], bool], timeout: float, describe: Callable[[], An
         time.sleep(0.3)
 
 
-def started(stack: LiveStack, name: str) -> Run:
+def created(stack: LiveStack, name: str) -> Run:
     stack.api("POST", "programs", {"name": name, "sql": PROGRAM})
     body = {"name": name, "program": name, "on_runner_failure": "restart"}
     status, answer = stack.api("POST", "pipelines", body)
     assert status == 201, answer
+    return Run(stack, name)
+
+
+def started(stack: LiveStack, name: str, run: Run | None = None) -> Run:
+    """`run` (or a new pipeline `name`) started, fed, and heard on a websocket."""
+    run = run or created(stack, name)
     stack.api("POST", f"pipelines/{name}/start")
     stack.wait_for_state(name, "running")
-    run = Run(stack, name)
     run.feed()
     run.wait_until_views_are_right()
     run.listen(after_step=0)
@@ -275,6 +293,23 @@ def test_a_start_whose_worker_dies_mid_task_completes_after_a_new_worker_starts(
     run.feed()
     run.wait_until_views_are_right()
     assert_running_and_stoppable(run)
+
+
+def test_a_query_start_whose_python_worker_connects_back_late_is_tried_again(
+    stack: LiveStack, slow_source_starts: Path
+) -> None:
+    """On a machine under heavy load, the Python process that answers the input source's
+    offsets can miss the 10 s Spark gives it to connect back: the query fails before its
+    first step. The runner starts it again after a pause, and nothing is lost."""
+    run = created(stack, "fault-slow-source")
+    pipeline_id = stack.pipeline_id(run.name)
+    slow_source_starts.write_text(f"{pipeline_id} 2")
+    started(stack, run.name, run)
+    assert slow_source_starts.read_text() == f"{pipeline_id} 0"
+    log = stack.runner_log(pipeline_id)
+    assert "query start 2 failed: Python worker failed to connect back" in log
+    assert "query start 3 failed" not in log
+    finish(run)
 
 
 def test_kill_9_of_the_spark_driver(stack: LiveStack) -> None:

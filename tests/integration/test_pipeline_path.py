@@ -4,7 +4,6 @@ import os
 import signal
 import time
 import uuid
-from pathlib import Path
 
 from tests.live import MAX_CHANGES, MAX_REQUEST_BYTES, USER, LiveStack, next_message
 
@@ -282,7 +281,7 @@ def test_a_dead_driver_fails_the_pipeline_within_seconds_with_its_error(
     assert state["desired_state"] == "stopped"
     first, *tail = state["error"].splitlines()
     assert first == "Spark runner died" and tail, "with the runner's last log lines"
-    logs = (Path(stack.env["WEIR_STATE_DIR"]) / "pipelines").glob("*/runner.log")
+    logs = stack.pipelines_dir().glob("*/runner.log")
     assert any(p.read_text().rstrip().endswith(tail[-1]) for p in logs), tail[-1]
     events = stack.api("GET", f"pipelines/{pipeline}/events")[1]
     assert [(e["actor"], e["to_state"]) for e in events] == [
@@ -334,7 +333,7 @@ def test_a_division_by_zero_fails_the_pipeline_with_the_sql_error_in_one_line(
     assert failed["error"] == error
     event = stack.wait_for_event(pipeline, actor="runner", to_state="failed")
     assert event["message"] == error
-    logs = (Path(stack.env["WEIR_STATE_DIR"]) / "pipelines").glob("*/runner.log")
+    logs = stack.pipelines_dir().glob("*/runner.log")
     assert any(f"the query failed: {error}" in p.read_text() for p in logs)
 
     # The way out (docs/operations.md): a program that avoids the error, deployed to

@@ -47,9 +47,11 @@ ACTOR = "runner"
 CONTROL_POLL_S = 0.2
 STALLED_S = 30  # a query's trigger this long at one stage is logged (StallWatch)
 # Spark gives a Python worker it starts 10 s to connect back: a machine under heavy
-# load can miss that while the query starts. Such a start is tried again.
+# load can miss that while the query starts. Such a start is tried again, after a pause
+# that grows with each try (the load may pass): 3, 6, 9 and 12 s.
 TRANSIENT_START_ERROR = "Python worker failed to connect back"
-START_ATTEMPTS = 3
+START_ATTEMPTS = 5
+START_RETRY_PAUSE_S = 3.0
 
 
 class StallWatch:
@@ -234,6 +236,7 @@ class PipelineRunner:
         self.query: StreamingQuery | None = None
         self.stalls = StallWatch()
         self.failed_starts = 0
+        self.next_start_at = 0.0  # time.monotonic() after a failed start
         self.terminated = False
 
     def start_query(self) -> None:
@@ -281,8 +284,9 @@ class PipelineRunner:
             if desired == DesiredState.STOPPED:
                 break
             if desired == DesiredState.RUNNING and self.query is None:
-                self.start_query()
-                self._acknowledge(State.RUNNING, frozenset({State.STARTING, State.RESUMING}))
+                if time.monotonic() >= self.next_start_at:  # not while a failed start waits
+                    self.start_query()
+                    self._acknowledge(State.RUNNING, frozenset({State.STARTING, State.RESUMING}))
             elif desired == DesiredState.PAUSED and self.query is not None:
                 self.stop_query()
                 self._acknowledge(State.PAUSED, frozenset({State.PAUSING}))
@@ -303,6 +307,7 @@ class PipelineRunner:
             return False
         self.failed_starts += 1
         log.warning("query start %d failed: %s", self.failed_starts, error.splitlines()[0])
+        self.next_start_at = time.monotonic() + START_RETRY_PAUSE_S * self.failed_starts
         return self.failed_starts < START_ATTEMPTS
 
     def _acknowledge(self, state: str, only_from: frozenset[str]) -> None:
