@@ -406,15 +406,20 @@ def _between(expr: ast.Between, ctx: ExprContext, depth: int) -> plan.Expr | Non
         and _check_comparable(operand, high, "BETWEEN bound", ctx)
     ):
         return None
-    lower = plan.Call(
-        "ge", (operand, low), types.BOOLEAN, operand.nullable or low.nullable, expr.span
-    )
-    upper = plan.Call(
-        "le", (operand, high), types.BOOLEAN, operand.nullable or high.nullable, expr.span
-    )
+    between = _within(operand, low, high, expr.span)
+    if expr.symmetric:  # as the SQL standard defines it, NULLs included
+        reversed_bounds = _within(operand, high, low, expr.span)
+        nullable = between.nullable or reversed_bounds.nullable
+        between = plan.Call("or", (between, reversed_bounds), types.BOOLEAN, nullable, expr.span)
+    return _negate(between) if expr.negated else between
+
+
+def _within(operand: plan.Expr, low: plan.Expr, high: plan.Expr, span: Span) -> plan.Expr:
+    """`low <= operand AND operand <= high`."""
+    lower = plan.Call("ge", (operand, low), types.BOOLEAN, operand.nullable or low.nullable, span)
+    upper = plan.Call("le", (operand, high), types.BOOLEAN, operand.nullable or high.nullable, span)
     nullable = lower.nullable or upper.nullable
-    both = plan.Call("and", (lower, upper), types.BOOLEAN, nullable, expr.span)
-    return _negate(both) if expr.negated else both
+    return plan.Call("and", (lower, upper), types.BOOLEAN, nullable, span)
 
 
 def _in_list(expr: ast.InList, ctx: ExprContext, depth: int) -> plan.Expr | None:

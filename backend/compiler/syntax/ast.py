@@ -142,6 +142,7 @@ class Between:
     high: Expr
     negated: bool
     span: Span
+    symmetric: bool = False  # BETWEEN SYMMETRIC: the bounds in either order
 
 
 @dataclass(frozen=True, slots=True)

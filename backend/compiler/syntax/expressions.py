@@ -182,10 +182,14 @@ def _membership(c: Cursor, left: ast.Expr) -> ast.Expr:
     negated = c.accept_word("not") is not None
     start = left.span.start
     if c.accept_word("between"):
+        # SYMMETRIC: either bound may be the lower one; ASYMMETRIC is the default, said.
+        symmetric = False
+        if c.at_word("symmetric", "asymmetric") and not c.peek().is_word("and"):
+            symmetric = c.advance().value == "symmetric"
         low = parse_expr(c, CONCAT)
         c.expect_word("and")
         high = parse_expr(c, CONCAT)
-        return ast.Between(left, low, high, negated, Span(start, high.span.end))
+        return ast.Between(left, low, high, negated, Span(start, high.span.end), symmetric)
     for word in ("like", "ilike"):
         if c.accept_word(word):
             pattern = parse_expr(c, CONCAT)

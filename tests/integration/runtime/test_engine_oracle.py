@@ -431,6 +431,10 @@ COMPILED_ONLY = [
     ),
     ("rlike", "SELECT id, g, RLIKE(g, '^[a-b]'), RLIKE(CAST(x AS VARCHAR) || g, '1.') FROM t"),
     (
+        "between_symmetric",
+        "SELECT id, x BETWEEN SYMMETRIC id AND 3, x NOT BETWEEN SYMMETRIC 4 AND id FROM t",
+    ),
+    (
         # Row values IN and NOT IN a subquery: NULL in a pair makes the pair unknown.
         "rows_in",
         "SELECT id, g, x FROM t WHERE (g, x) IN (SELECT g, CHAR_LENGTH(name) FROM u)",
@@ -480,6 +484,8 @@ COMPILED_ONLY_SQL = dict(COMPILED_ONLY)
 DUCKDB_SPELLINGS = {
     "safe_casts": COMPILED_ONLY_SQL["safe_casts"].replace("SAFE_CAST(", "TRY_CAST("),
     "rlike": COMPILED_ONLY_SQL["rlike"].replace("RLIKE(", "REGEXP_MATCHES("),
+    "between_symmetric": "SELECT id, x BETWEEN id AND 3 OR x BETWEEN 3 AND id, "
+    "NOT (x BETWEEN 4 AND id OR x BETWEEN id AND 4) FROM t",
     "asof_latest": "SELECT t.id, t.g, t.x, r.x AS rx FROM t ASOF LEFT JOIN t AS r "
     "ON t.g = r.g AND t.x >= r.x",
     "asof_next_anywhere": "SELECT t.id, r.x FROM t ASOF JOIN t AS r ON r.x > t.x",

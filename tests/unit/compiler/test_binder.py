@@ -84,6 +84,16 @@ def test_between_and_in_are_lowered_to_contract_functions() -> None:
     assert not_in["args"][0]["function"] == "or"
 
 
+def test_between_symmetric_is_either_order_of_its_bounds() -> None:
+    query = view_query(
+        ORDERS + "CREATE VIEW v AS SELECT id FROM orders WHERE id BETWEEN SYMMETRIC 5 AND 1"
+    )
+    condition = query["input"]["condition"]
+    assert condition["function"] == "or"
+    bounds = [[c["args"][1]["value"] for c in side["args"]] for side in condition["args"]]
+    assert bounds == [[5, 1], [1, 5]]
+
+
 def test_like_escape_is_a_third_argument_and_must_be_one_literal_character() -> None:
     query = view_query(
         ORDERS + "CREATE VIEW v AS SELECT id FROM orders "

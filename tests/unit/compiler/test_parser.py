@@ -42,7 +42,8 @@ def shape(expr: ast.Expr) -> str:
         case ast.IsNull():
             return f"({shape(expr.operand)} IS {'NOT ' * expr.negated}NULL)"
         case ast.Between():
-            return f"({shape(expr.operand)} BETWEEN {shape(expr.low)} AND {shape(expr.high)})"
+            word = "BETWEEN SYMMETRIC" if expr.symmetric else "BETWEEN"
+            return f"({shape(expr.operand)} {word} {shape(expr.low)} AND {shape(expr.high)})"
         case ast.InList():
             return f"({shape(expr.operand)} IN {[shape(i) for i in expr.items]})"
         case ast.Like():
@@ -71,6 +72,9 @@ def shape(expr: ast.Expr) -> str:
         ("a = 1 IS NULL", "((a = 1) IS NULL)"),
         ("a BETWEEN 1 AND 2 AND c", "((a BETWEEN 1 AND 2) and c)"),
         ("a BETWEEN b + 1 AND c * 2", "(a BETWEEN (b + 1) AND (c * 2))"),
+        ("a BETWEEN SYMMETRIC 2 AND 1 OR b", "((a BETWEEN SYMMETRIC 2 AND 1) or b)"),
+        ("a BETWEEN ASYMMETRIC 1 AND 2", "(a BETWEEN 1 AND 2)"),
+        ("a BETWEEN symmetric AND 2", "(a BETWEEN symmetric AND 2)"),  # a column's name
         ("a NOT LIKE 'x' OR b", "((a NOT LIKE 'x') or b)"),
         ("a NOT ILIKE 'x' AND b ILIKE c", "((a NOT ILIKE 'x') and (b ILIKE c))"),
         ("a IN (1, 2) AND b", "((a IN ['1', '2']) and b)"),

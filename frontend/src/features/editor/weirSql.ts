@@ -35,7 +35,7 @@ export const KEYWORDS: readonly string[] = [
   'REPLACE', 'RIGHT',
   'ROW', 'ROWS', 'SECOND', 'SECONDS', 'SELECT', 'SET', 'SOME', 'TABLE', 'THEN', 'TO', 'TRUE',
   'UNBOUNDED', 'UNION', 'UNIQUE', 'UNKNOWN', 'UPDATE', 'USING', 'VALUES', 'VIEW', 'WHEN', 'WHERE',
-  'WITH', 'YEAR', 'LEADING', 'TRAILING', 'BOTH', 'PLACING',
+  'WITH', 'YEAR', 'LEADING', 'TRAILING', 'BOTH', 'PLACING', 'SYMMETRIC', 'ASYMMETRIC',
 ];
 
 export const TYPE_KEYWORDS: readonly string[] = [
