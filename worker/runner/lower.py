@@ -18,6 +18,7 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from backend.compiler.semantic.time_formats import java_pattern
 from worker.runner.rows import is_row, row_fields
 
 WEIGHT = "__weight"
@@ -269,6 +270,27 @@ def _chr(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     return F.when(valid, F.decode(utf32, "UTF-32")).when(code.isNotNull(), F.lit(""))
 
 
+def _regexp_extract(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """REGEXP_EXTRACT(s, pattern, group): NULL where the pattern does not match (Spark's
+    own is '' there)."""
+    text, (_, pattern, group) = args[0], (r["value"] for r in raw)
+    return F.when(text.rlike(pattern), F.regexp_extract(text, pattern, group))
+
+
+def _split_index(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """SPLIT_INDEX(s, separator, i): the i-th piece (from 0) of s split at every
+    separator, NULL past the last one and for i < 0; '' has no piece, as in Flink."""
+    text, _, index = args
+    pieces = F.split(text, F.lit(re.escape(raw[1]["value"])), -1)
+    piece = F.try_element_at(pieces, (index + 1).cast("int"))
+    return F.when((index >= 0) & (text != ""), piece)
+
+
+def _format_datetime(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """FORMAT_DATE / FORMAT_TIMESTAMP(format, value): strftime's format in Java's words."""
+    return F.date_format(args[1], java_pattern(raw[0]["value"]))
+
+
 def _overlay(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     """OVERLAY(s PLACING r FROM n [FOR m]) as Feldera has it: m characters from the n-th
     replaced by r (m: r's length when absent, 0 when below 0); s when n < 1; s || r when
@@ -348,6 +370,10 @@ SCALAR: dict[str, Scalar] = {
     "md5": lambda a, r: F.md5(a[0]),
     "regexp_replace": lambda a, r: F.regexp_replace(a[0], a[1], a[2]),
     "rlike": lambda a, r: a[0].rlike(r[1]["value"]),  # a match anywhere (Java's find)
+    "regexp_extract": _regexp_extract,
+    "split_index": _split_index,
+    "format_date": _format_datetime,
+    "format_timestamp": _format_datetime,
     "session_close": lambda a, r: a[0] + a[1],  # (last, gap, ts): SESSION_END's value
     "pi": lambda a, r: F.pi(),
     "atan2": _atan2,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
-from backend.compiler.semantic import types
+from backend.compiler.semantic import time_formats, types
 from backend.compiler.semantic.types import SqlType
 from backend.compiler.source import Span
 
@@ -78,6 +78,15 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "md5": Arity(1, 1),
     "regexp_replace": Arity(2, 3),
     "rlike": Arity(2, 2),
+    # REGEXP_EXTRACT(s, pattern[, group]) (Flink's): the group (0, the whole match, by
+    # default) of the first match; NULL where the pattern does not match.
+    "regexp_extract": Arity(2, 3),
+    # SPLIT_INDEX(s, separator, i) (Flink's): the i-th piece of s (from 0) split at
+    # every separator; NULL where there is none.
+    "split_index": Arity(3, 3),
+    # FORMAT_DATE / FORMAT_TIMESTAMP(format, value): strftime's specifiers
+    # (semantic/time_formats.py), as Feldera, BigQuery and DuckDB have them.
+    **{name: Arity(2, 2) for name in ("format_date", "format_timestamp")},
     # ASCII(s): the code point of s's first character (0 for ''); CHR(n): the character
     # of code point n ('' for none, as Feldera has it); OCTET_LENGTH(s): s's bytes in
     # UTF-8; OVERLAY(s PLACING r FROM n [FOR m]), as Feldera has it: s with m characters
@@ -114,7 +123,7 @@ NOT_YET_FUNCTIONS = frozenset((
     "now", "current_timestamp", "current_date",
     "current_time", "localtimestamp", "localtime", "snapshot",
     "search_key", "to_changelog", "from_changelog", "descriptor",
-    "regexp_extract", "split", "sha1", "sha256",
+    "split", "sha1", "sha256",
 ))
 # GROUPING(k, ...) (GROUPING_ID is the same, as in Calcite): which of the keys the
 # group's grouping set leaves out, as bits (semantic/grouping.py).
@@ -332,6 +341,78 @@ def _rlike(
     return _strings(types.BOOLEAN)(name, args, span, diagnostics)
 
 
+def _regexp_extract(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """REGEXP_EXTRACT(s, pattern[, group]): the group, an integer constant from 0 (the
+    whole match, when absent) to the pattern's groups, is checked here."""
+    if not _is_pattern(name, args[1], diagnostics):
+        return None
+    groups = re.compile(_literal_text(args[1])).groups
+    if len(args) == 2:
+        args = (*args, plan.Literal(0, types.INTEGER, False, span))
+    group = args[2]
+    if not (isinstance(group, plan.Literal) and isinstance(group.value, int)):
+        _mismatch(diagnostics, "REGEXP_EXTRACT's group must be an integer constant", group)
+        return None
+    if not 0 <= group.value <= groups:
+        message = f"REGEXP_EXTRACT's pattern has {groups} group{'s' * (groups != 1)}"
+        _invalid(diagnostics, f"{message}, not a group {group.value}", group)
+        return None
+    return _nullable(_strings(types.VARCHAR, frozenset({2}))(name, args, span, diagnostics))
+
+
+def _split_index(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """SPLIT_INDEX(s, separator, i): the separator a string constant, not ''."""
+    separator = args[1]
+    if not _literal_text(separator):
+        message = "SPLIT_INDEX's separator must be a string constant of one character or more"
+        _mismatch(diagnostics, message, separator)
+        return None
+    return _nullable(_strings(types.VARCHAR, frozenset({2}))(name, args, span, diagnostics))
+
+
+def _nullable(call: plan.Expr | None) -> plan.Expr | None:
+    """`call`, NULL for some values that are not (no match, no such piece)."""
+    return None if call is None else replace(call, nullable=True)
+
+
+def _format_datetime(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """FORMAT_DATE(format, date) and FORMAT_TIMESTAMP(format, timestamp): the format a
+    string constant that time_formats can write; the other type of value is cast."""
+    form, value = args
+    if not isinstance(form, plan.Literal) or not isinstance(form.value, str):
+        _mismatch(diagnostics, f"{name.upper()}'s format must be a string literal", form)
+        return None
+    target = types.DATE if name == "format_date" else types.TIMESTAMP
+    dated = value.type.kind in (types.TypeKind.DATE, types.TypeKind.TIMESTAMP)
+    if not (dated or types.is_null(value.type)):
+        _mismatch(diagnostics, f"{name.upper()} expects a DATE or TIMESTAMP", value)
+        return None
+    problem = time_formats.format_problem(
+        form.value, time_of_day=target == types.TIMESTAMP, function=name.upper()
+    )
+    if problem is not None:
+        _invalid(diagnostics, problem, form)
+        return None
+    if value.type != target:
+        value = plan.Cast(value, target, value.nullable, value.span)
+    return plan.Call(name, (form, value), types.VARCHAR, value.nullable, span)
+
+
+def _literal_text(expr: plan.Expr) -> str:
+    """A string literal's text; '' for anything else."""
+    return expr.value if isinstance(expr, plan.Literal) and isinstance(expr.value, str) else ""
+
+
+def _invalid(diagnostics: list[Diagnostic], message: str, arg: plan.Expr) -> None:
+    diagnostics.append(error(Code.INVALID_LITERAL, message, arg.span))
+
+
 def _is_pattern(name: str, pattern: plan.Expr, diagnostics: list[Diagnostic]) -> bool:
     """Whether a regular expression argument is a string literal that compiles (checked
     here: Spark would fail the whole step on a pattern it cannot compile); else reported."""
@@ -342,13 +423,8 @@ def _is_pattern(name: str, pattern: plan.Expr, diagnostics: list[Diagnostic]) ->
     try:
         re.compile(pattern.value)
     except re.error as problem:
-        diagnostics.append(
-            error(
-                Code.INVALID_LITERAL,
-                f"{shown} pattern {pattern.value!r} is not a regular expression: {problem}",
-                pattern.span,
-            )
-        )
+        message = f"{shown} pattern {pattern.value!r} is not a regular expression: {problem}"
+        _invalid(diagnostics, message, pattern)
         return False
     return True
 
@@ -377,6 +453,10 @@ _TYPED: dict[str, Typing] = {
     **{name: _strings(types.VARCHAR) for name in ("reverse", "md5")},
     "regexp_replace": _regexp_replace,
     "rlike": _rlike,
+    "regexp_extract": _regexp_extract,
+    "split_index": _split_index,
+    "format_date": _format_datetime,
+    "format_timestamp": _format_datetime,
     **{name: _strings(types.INTEGER) for name in ("ascii", "octet_length")},
     "chr": _strings(types.VARCHAR, frozenset({0})),
     "overlay": _strings(types.VARCHAR, frozenset({2, 3})),

@@ -96,3 +96,56 @@ def test_math_and_string_functions_at_their_edges(spark: SparkSession) -> None:
         "placing_null": None,
         "for_null": None,
     }
+
+
+EXTRACTS = """
+CREATE TABLE t (s VARCHAR, e VARCHAR, i INTEGER, ts TIMESTAMP, d DATE);
+CREATE VIEW extracts AS SELECT
+    REGEXP_EXTRACT(s, '(&|^)channel_id=([^&]*)', 2) AS channel,
+    REGEXP_EXTRACT(s, 'x=[0-9]') AS whole_match, REGEXP_EXTRACT(s, 'z+') AS no_match,
+    SPLIT_INDEX('a/b//c', '/', 2) AS empty_piece, SPLIT_INDEX('a/b//c', '/', 3) AS last,
+    SPLIT_INDEX('a/b//c', '/', 4) AS past_the_end, SPLIT_INDEX('a/b', '/', i) AS before_0,
+    SPLIT_INDEX(e, '/', 0) AS of_empty, SPLIT_INDEX('a.b', '.', 1) AS dot,
+    SPLIT_INDEX('a/b/', '/', 2) AS trailing
+FROM t;
+CREATE VIEW formats AS SELECT
+    FORMAT_DATE('%Y-%m-%d', ts) AS day, FORMAT_DATE('yyyy-MM-dd', d) AS not_specifiers,
+    FORMAT_DATE('%a %d %b %Y, day %j', d) AS leap_day, FORMAT_DATE('%A %B %y', d) AS names,
+    FORMAT_TIMESTAMP('%H:%M:%S %p', ts) AS clock,
+    FORMAT_TIMESTAMP('%I o''clock, 100%%', ts) AS quoted, FORMAT_TIMESTAMP('%F %T', d) AS midnight,
+    FORMAT_TIMESTAMP('%R', CAST(NULL AS TIMESTAMP)) AS of_null
+FROM t;
+"""
+
+
+def test_regexp_extract_split_index_and_strftime_formats(spark: SparkSession) -> None:
+    """Flink's REGEXP_EXTRACT and SPLIT_INDEX (NULL where there is nothing to give, not
+    Spark's ''), and strftime's formats as Feldera and DuckDB write them."""
+    plan = compile_program(EXTRACTS).to_json()["plan"]
+    row = {"s": "ch=7&channel_id=abc&x=1", "e": "", "i": -1, "ts": "2023-03-05 14:07:09",
+           "d": "2024-02-29"}  # fmt: skip
+    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    [extracts] = deltas["extracts"]
+    assert extracts["insert"] == {
+        "channel": "abc",
+        "whole_match": "x=1",
+        "no_match": None,
+        "empty_piece": "",
+        "last": "c",
+        "past_the_end": None,
+        "before_0": None,
+        "of_empty": None,
+        "dot": "b",  # the separator is text, not a regular expression
+        "trailing": "",
+    }
+    [formats] = deltas["formats"]
+    assert formats["insert"] == {
+        "day": "2023-03-05",
+        "not_specifiers": "yyyy-MM-dd",  # only % starts a specifier
+        "leap_day": "Thu 29 Feb 2024, day 060",
+        "names": "Thursday February 24",
+        "clock": "14:07:09 PM",
+        "quoted": "02 o'clock, 100%",
+        "midnight": "2024-02-29 00:00:00",
+        "of_null": None,
+    }

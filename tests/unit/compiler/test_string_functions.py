@@ -143,3 +143,31 @@ def test_rlike_is_a_boolean_of_a_literal_pattern() -> None:
 def test_an_rlike_pattern_must_be_a_regular_expression_literal() -> None:
     errors = errors_of("CREATE TABLE r (s VARCHAR);\nCREATE VIEW w AS SELECT RLIKE(s, s) FROM r;")
     assert errors == [("SQL206", "RLIKE's pattern must be a string literal, found VARCHAR")]
+
+
+def test_regexp_extract_and_split_index_are_nullable_varchar() -> None:
+    assert _columns(
+        "SELECT REGEXP_EXTRACT('a=1', 'a=(.)', 1) AS a, REGEXP_EXTRACT('abc', 'b') AS b, "
+        "SPLIT_INDEX('a/b', '/', n) AS c FROM t"
+    ) == {"a": ("VARCHAR", True), "b": ("VARCHAR", True), "c": ("VARCHAR", True)}
+
+
+def test_regexp_extract_takes_a_literal_pattern_and_one_of_its_groups() -> None:
+    assert _errors("SELECT REGEXP_EXTRACT(s, s) FROM t") == [
+        ("SQL206", "REGEXP_EXTRACT's pattern must be a string literal, found VARCHAR")
+    ]
+    assert _errors("SELECT REGEXP_EXTRACT(s, '(a)(b)', 3), REGEXP_EXTRACT(s, 'a', n) FROM t") == [
+        ("SQL209", "REGEXP_EXTRACT's pattern has 2 groups, not a group 3"),
+        ("SQL206", "REGEXP_EXTRACT's group must be an integer constant, found INTEGER"),
+    ]
+
+
+def test_split_index_takes_a_separator_constant() -> None:
+    message = "SPLIT_INDEX's separator must be a string constant of one character or more"
+    assert _errors("SELECT SPLIT_INDEX(s, s, 1), SPLIT_INDEX(s, '', 1) FROM t") == [
+        ("SQL206", f"{message}, found VARCHAR"),
+        ("SQL206", f"{message}, found VARCHAR"),
+    ]
+    assert _errors("SELECT SPLIT_INDEX(s, ',', s) FROM t") == [
+        ("SQL206", "SPLIT_INDEX expects an integer as argument 3, found VARCHAR")
+    ]
