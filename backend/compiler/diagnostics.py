@@ -39,6 +39,8 @@ class Code(StrEnum):
     SET_OPERATION_SHAPE = "SQL215"  # UNION sides with different column counts or types
     INVALID_LIMIT = "SQL216"  # LIMIT / OFFSET / FETCH that is not a non-negative integer
     INVALID_WINDOW = "SQL217"  # unknown window name, bad frame, ranking without ORDER BY
+    INVALID_FUNCTION = "SQL218"  # a CREATE FUNCTION that cannot be: its name taken (a
+    # built-in's, an earlier function's), two parameters of one name, a subquery in its body
     NO_WATERLINE = "SQL301"  # emit_final on a column with no inferable waterline
     STREAM_TO_TABLE = "SQL302"  # a relational query reading a stream
     TABLE_TO_STREAM = "SQL303"  # SELECT STREAM over tables only

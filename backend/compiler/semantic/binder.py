@@ -1,8 +1,9 @@
 """The binder: a syntax tree to a catalog and a typed logical plan.
 
 Statements are bound in program order; a statement sees only the relations
-declared before it. A relation whose declaration failed is remembered as
-unresolvable, so statements using it are not flooded with follow-on errors.
+and the functions (CREATE FUNCTION) declared before it. A relation whose
+declaration failed is remembered as unresolvable, so statements using it are
+not flooded with follow-on errors (a function's, too).
 A query written as a statement of its own is a view named `query_1`,
 `query_2`, ... in program order (`query_names`).
 """
@@ -16,7 +17,13 @@ from typing import Protocol
 
 from backend.compiler.diagnostics import Code, Diagnostic, Note, error
 from backend.compiler.plan import nodes as plan
-from backend.compiler.semantic.catalog import Catalog, Column, Relation, RelationKind
+from backend.compiler.semantic.catalog import (
+    Catalog,
+    Column,
+    Relation,
+    RelationKind,
+    UserFunction,
+)
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.inserts import bind_insert
 from backend.compiler.semantic.lateness import (
@@ -32,6 +39,7 @@ from backend.compiler.semantic.queries import (
     with_column_names,
 )
 from backend.compiler.semantic.tables import bind_table
+from backend.compiler.semantic.user_functions import abandoned_function, bind_function
 from backend.compiler.source import Span
 from backend.compiler.suggest import did_you_mean
 from backend.compiler.syntax import ast
@@ -114,6 +122,8 @@ def bind_statements(
         is_new = name is None or _declare(name, declared, env)
         env.current = name.value if name is not None else None
         outcome = statements.bind(index, env)
+        if outcome.function_name is not None:
+            env.functions[outcome.function_name] = outcome.function
         if outcome.pump is not None:
             _add_pump(outcome.pump, statements, index, pumps, env)
         if name is None or not is_new:
@@ -171,6 +181,9 @@ class Outcome:
     view: plan.ViewPlan | None = None
     broken_columns: frozenset[str] = frozenset()
     pump: plan.PumpPlan | None = None
+    # CREATE FUNCTION: the name it defines, and the function (None if it failed).
+    function_name: str | None = None
+    function: UserFunction | None = None
 
 
 def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
@@ -185,6 +198,9 @@ def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
             bind_insert(statement, env)
         case stmt.CreatePump():
             return Outcome(pump=bind_pump(statement, env))
+        case stmt.CreateFunction():
+            name, function = bind_function(statement, env)
+            return Outcome(function_name=name, function=function)
         case stmt.Drop():
             env.report(
                 error(
@@ -199,6 +215,9 @@ def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
             pass  # collected before the statements (see semantic/lateness.py)
         case stmt.QueryStatement():
             return _bind_view(_as_view(statement, env.own_name()), env)
+        case stmt.IncompleteStatement() if statement.function is not None:
+            # Its syntax error is reported: calls of the function stay silent.
+            return Outcome(function_name=abandoned_function(statement.function, env))
         case stmt.IncompleteStatement():
             pass  # its syntax error is reported; its name is declared by the caller
     return Outcome()

@@ -11,6 +11,7 @@ from backend.compiler.source import Span
 
 if TYPE_CHECKING:
     from backend.compiler.plan.nodes import Expr
+    from backend.compiler.syntax import ast
 
 
 class RelationKind(StrEnum):
@@ -69,6 +70,34 @@ class Pump:
     started: bool  # as created: STOPPED pumps wait for a start
     sources: tuple[str, ...]  # the relations its query reads
     span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    type: SqlType
+    nullable: bool  # not declared NOT NULL
+
+
+@dataclass(frozen=True, slots=True)
+class UserFunction:
+    """A `CREATE FUNCTION ... AS body` that bound: a call is its body over the
+    arguments (semantic/user_functions.py)."""
+
+    name: str
+    parameters: tuple[Parameter, ...]
+    returns: SqlType
+    returns_nullable: bool
+    body: ast.Expr  # checked where the function is defined
+    span: Span  # the name in its CREATE statement
+
+    def signature(self) -> str:
+        """As a message shows it: `COUNT_CHAR(s VARCHAR, c VARCHAR) RETURNS INTEGER`."""
+        parameters = ", ".join(
+            f"{p.name} {p.type}{'' if p.nullable else ' NOT NULL'}" for p in self.parameters
+        )
+        returns = f"{self.returns}{'' if self.returns_nullable else ' NOT NULL'}"
+        return f"{self.name.upper()}({parameters}) RETURNS {returns}"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Literal
 
 from backend.compiler.diagnostics import Code, Diagnostic, Note, error
 from backend.compiler.plan.nodes import Expr, Field, OrderCheck, Rel
-from backend.compiler.semantic.catalog import Relation
+from backend.compiler.semantic.catalog import Relation, UserFunction
 from backend.compiler.semantic.scope import column_index
 from backend.compiler.source import Span
 from backend.compiler.suggest import Budget, did_you_mean
@@ -17,10 +17,18 @@ from backend.compiler.syntax.statements import LatenessStatement
 # How a statement's binding sees the program around it, through `Environment.read`:
 # a relation by name, whether a name is unresolvable, a relation's broken columns,
 # the names of all relations so far, where a name is first declared (anywhere in
-# the program), the LATENESS statements naming a view, and the name the statement
-# itself declares when the program gives it one (a query's `query_N`).
+# the program), the LATENESS statements naming a view, the name the statement
+# itself declares when the program gives it one (a query's `query_N`), and a user
+# function by name.
 ReadKind = Literal[
-    "relation", "unresolvable", "broken", "names", "declaration", "lateness", "current"
+    "relation",
+    "unresolvable",
+    "broken",
+    "names",
+    "declaration",
+    "lateness",
+    "current",
+    "function",
 ]
 Read = tuple[ReadKind, str, object]
 
@@ -47,6 +55,9 @@ class Environment:
     lateness: dict[tuple[str, str], tuple[Expr | None, LatenessStatement]] = field(
         default_factory=dict
     )
+    # Functions defined by earlier statements (CREATE FUNCTION), by name; None for a
+    # function whose definition failed or has no SQL body: calls to it stay silent.
+    functions: dict[str, UserFunction | None] = field(default_factory=dict)
     # Leading ORDER BY keys of streaming queries, for the streaming pass.
     order_checks: list[OrderCheck] = field(default_factory=list)
     # The cost limit of 'did you mean' hints for the whole program.
@@ -80,6 +91,8 @@ class Environment:
             return self.declarations.get(name)
         if kind == "current":
             return self.current
+        if kind == "function":
+            return (name in self.functions, self.functions.get(name))
         return tuple(entry for entry in self.lateness.items() if entry[0][0] == name)
 
     def read(self, kind: ReadKind, name: str) -> object:
@@ -92,6 +105,13 @@ class Environment:
         """The relation declared (and bound) before under `name`."""
         found = self.read("relation", name)
         assert found is None or isinstance(found, Relation)
+        return found
+
+    def function(self, name: str) -> tuple[bool, UserFunction | None]:
+        """Whether an earlier statement defines the function `name`, and the function
+        (None when its definition failed or has no SQL body)."""
+        found = self.read("function", name)
+        assert isinstance(found, tuple)
         return found
 
     def own_name(self) -> str:

@@ -22,6 +22,7 @@ from backend.compiler.suggest import Budget, did_you_mean
 from backend.compiler.syntax import ast
 
 if TYPE_CHECKING:
+    from backend.compiler.semantic.environment import Environment
     from backend.compiler.semantic.windows import WindowCalls
 
 # Left-deep chains such as `a + b + c ...` recurse once per operator here.
@@ -58,6 +59,10 @@ class ExprContext:
     # The scalar subqueries of the SELECT being bound, each by its span: the column
     # its value is joined in as (semantic/scalar_subqueries.py).
     scalars: Mapping[Span, plan.Expr] | None = None
+    # Where the functions of the program (CREATE FUNCTION) are looked up; None: nowhere.
+    functions: Environment | None = None
+    # While a function's body is checked: the function's name.
+    function_body: str | None = None
 
     def report(self, code: Code, message: str, span: Span, hint: str | None = None) -> None:
         self.diagnostics.append(error(code, message, span, hint=hint))
@@ -138,6 +143,12 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             ctx.scalars and expr.span in ctx.scalars
         ):
             return ctx.scalars[expr.span]
+        case ast.Subquery() | ast.Exists() | ast.InSubquery() | ast.QuantifiedComparison() if (
+            ctx.function_body is not None
+        ):
+            message = f"The body of {ctx.function_body.upper()} reads a query: a function's "
+            ctx.report(Code.INVALID_FUNCTION, message + "body sees its parameters only", expr.span)
+            return None
         case _:
             _not_supported_expression(expr, ctx, depth)
             return None
@@ -591,6 +602,11 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
     if arity is None:
         if name in functions.NOT_YET_FUNCTIONS:
             ctx.not_supported(f"function {shown}", call.span)
+        elif ctx.functions is not None and ctx.functions.function(call.name.value)[0]:
+            return _user_call(call, ctx, depth)
+        elif ctx.function_body == call.name.value:
+            itself = "a function's body cannot call the function itself"
+            ctx.report(Code.UNKNOWN_FUNCTION, f"Unknown function {shown}", call.name.span, itself)
         else:
             known = [*functions.SCALAR_FUNCTIONS, *sorted(functions.AGGREGATE_FUNCTIONS)]
             hint = did_you_mean(shown, [f.upper() for f in known], ctx.suggestions)
@@ -623,6 +639,20 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
     if len(present) < len(bound):
         return None
     return functions.type_scalar_call(name, present, call.span, ctx.diagnostics)
+
+
+def _user_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """A call of a function the program defines (CREATE FUNCTION); silent when its
+    definition failed."""
+    # Imported here: user_functions binds a function's body with bind_expr.
+    from backend.compiler.semantic.user_functions import expand
+
+    assert ctx.functions is not None
+    _, function = ctx.functions.function(call.name.value)
+    if function is None:
+        _bind_args(call, ctx, depth)
+        return None
+    return expand(function, call, ctx, depth)
 
 
 def _date_part_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:

@@ -240,7 +240,9 @@ def _bind_join(
         condition = _using_condition(join, bound, first_entry, right_start, env)
         failed = failed or condition is None
     elif join.condition is not None:
-        ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="ON")
+        ctx = ExprContext(
+            scope, env.diagnostics, env.suggestions, aggregate_clause="ON", functions=env
+        )
         condition = bind_expr(join.condition, ctx)
         if condition is None:
             failed = True
@@ -261,7 +263,9 @@ def _bind_join(
         sides = (left, plain_right)
         return _windowed(join, kind, sides, condition, failed, env, bound, first_entry)
     if join.match_condition is not None:
-        ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="ON")
+        ctx = ExprContext(
+            scope, env.diagnostics, env.suggestions, aggregate_clause="ON", functions=env
+        )
         match = bind_expr(join.match_condition, ctx)
         if left is None or right is None or failed or match is None:
             return None

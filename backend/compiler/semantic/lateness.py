@@ -23,7 +23,9 @@ from backend.compiler.syntax import statements as stmt
 def collect_lateness(statements: tuple[stmt.LatenessStatement, ...], env: Environment) -> None:
     """Bind every LATENESS statement's value; a second one for a column is an error."""
     for statement in statements:
-        ctx = ExprContext(Scope(), env.diagnostics, env.suggestions, constant_clause="LATENESS")
+        ctx = ExprContext(
+            Scope(), env.diagnostics, env.suggestions, constant_clause="LATENESS", functions=env
+        )
         value = bind_expr(statement.expr, ctx)
         key = (statement.relation.value, statement.column.value)
         first = env.lateness.get(key)

@@ -70,7 +70,7 @@ def bind_query(query: ast.Query, env: Environment) -> BoundQuery | None:
     body = _bind_body(query.body, env)
     order_by, hidden = query.order_by, 0
     if body is not None and isinstance(query.body, ast.Select) and query.body.distinct is None:
-        select, order_by, hidden = keys_from_the_from(query.body, order_by, body.rel)
+        select, order_by, hidden = keys_from_the_from(query.body, order_by, body.rel, env)
         if hidden:  # bound again, with a column for each key its output does not have
             body = _bind_select(select, env)
     env.ctes = saved
@@ -145,7 +145,9 @@ def _check_order_later(item: ast.OrderItem, body: BoundQuery, env: Environment) 
     columns, for the streaming pass (SQL306). A key that does not bind is skipped."""
     entry = ScopeEntry("", item.span, "the query", body.columns, 0)
     scratch: list[Diagnostic] = []
-    key = bind_expr(item.expr, ExprContext(Scope((entry,)), scratch, env.suggestions))
+    key = bind_expr(
+        item.expr, ExprContext(Scope((entry,)), scratch, env.suggestions, functions=env)
+    )
     if key is not None and not scratch:
         env.order_checks.append(plan.OrderCheck(body.rel, key, item.expr.span))
 
@@ -241,7 +243,12 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     semi_joins: list[plan.SemiJoin | None] = []
     if plain:
         ctx = ExprContext(
-            scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE", scalars=scalars
+            scope,
+            env.diagnostics,
+            env.suggestions,
+            aggregate_clause="WHERE",
+            scalars=scalars,
+            functions=env,
         )
         bound_parts = [bind_expr(part, ctx) for part in plain]
         if None not in bound_parts:
@@ -261,7 +268,12 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     sets: list[list[int]] | None = None
     if select.group_by is not None:
         ctx = ExprContext(
-            scope, env.diagnostics, env.suggestions, aggregate_clause="GROUP BY", group_by=True
+            scope,
+            env.diagnostics,
+            env.suggestions,
+            aggregate_clause="GROUP BY",
+            group_by=True,
+            functions=env,
         )
         grouped_by, sets = written_keys(select.group_by.exprs)
         for written in grouped_by:
@@ -281,6 +293,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         aggregates=collected,
         windows=windows,
         scalars=scalars,
+        functions=env,
     )
     items = _bind_items(select.items, ctx, env)
     qualify = None

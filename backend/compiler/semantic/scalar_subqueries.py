@@ -204,7 +204,9 @@ def _correlation(
         return None
     width = len(rel.columns)
     shifted = tuple(replace(e, offset=e.offset + width) for e in inner_scope.entries)
-    ctx = ExprContext(Scope(shifted), trial.diagnostics, trial.suggestions, outer=scope)
+    ctx = ExprContext(
+        Scope(shifted), trial.diagnostics, trial.suggestions, outer=scope, functions=trial
+    )
     inner_sides: list[ast.Expr] = []
     outer_sides: list[plan.Expr] = []
     rest: list[ast.Expr] = []

@@ -46,6 +46,7 @@ def bind_search_key(
         env.suggestions,
         constant_clause=None if lateral else "A lookup value of SEARCH_KEY without LATERAL",
         aggregate_clause="FROM",
+        functions=env,
     )
     values = [bind_expr(value, ctx) for value in written]
     if source is None or keys is None or not options_ok:
@@ -115,7 +116,9 @@ def _check_options(arg: ast.Expr, env: Environment) -> bool:
         message = "SEARCH_KEY options must be MAP['key', 'value', ...]"
         env.report(error(Code.TYPE_MISMATCH, message, arg.span))
         return False
-    ctx = ExprContext(Scope(), env.diagnostics, env.suggestions, constant_clause="An option")
+    ctx = ExprContext(
+        Scope(), env.diagnostics, env.suggestions, constant_clause="An option", functions=env
+    )
     values = [bind_expr(item, ctx) for item in arg.items]
     strings = []
     for item, value in zip(arg.items, values, strict=True):

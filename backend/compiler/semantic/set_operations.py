@@ -142,7 +142,9 @@ def _cast_to(rel: plan.Rel, columns: tuple[plan.Field, ...]) -> plan.Rel:
 
 
 def bind_values(body: ast.Values, env: Environment) -> Bound | None:
-    ctx = ExprContext(Scope(), env.diagnostics, env.suggestions, aggregate_clause="VALUES")
+    ctx = ExprContext(
+        Scope(), env.diagnostics, env.suggestions, aggregate_clause="VALUES", functions=env
+    )
     rows = [[bind_expr(expr, ctx) for expr in row] for row in body.rows]
     width = len(body.rows[0])
     for written in body.rows[1:]:

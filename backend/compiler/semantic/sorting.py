@@ -50,14 +50,14 @@ def bind_sort(
 
 
 def keys_from_the_from(
-    select: ast.Select, order_by: tuple[ast.OrderItem, ...], rel: plan.Rel
+    select: ast.Select, order_by: tuple[ast.OrderItem, ...], rel: plan.Rel, env: Environment
 ) -> tuple[ast.Select, tuple[ast.OrderItem, ...], int]:
     """`select` with a hidden column for each ORDER BY key that is not one of its
     output's (`rel`), the keys naming those columns, and how many were added."""
     items = list(select.items)
     keys = []
     for item in order_by:
-        if _is_position(item) or _binds_to_output(item, rel):
+        if _is_position(item) or _binds_to_output(item, rel, env):
             keys.append(item)
             continue
         span = item.expr.span
@@ -78,10 +78,12 @@ def without_hidden(rel: plan.Rel, hidden: int) -> plan.Rel:
     return plan.Project(rel, refs, fields, rel.span)
 
 
-def _binds_to_output(item: ast.OrderItem, rel: plan.Rel) -> bool:
+def _binds_to_output(item: ast.OrderItem, rel: plan.Rel, env: Environment) -> bool:
     entry = ScopeEntry("", item.span, "the query's output", rel.columns, 0)
     scratch: list[Diagnostic] = []
-    ctx = ExprContext(Scope((entry,)), scratch, Budget(0), aggregate_clause="ORDER BY")
+    ctx = ExprContext(
+        Scope((entry,)), scratch, Budget(0), aggregate_clause="ORDER BY", functions=env
+    )
     return bind_expr(item.expr, ctx) is not None and not scratch
 
 
@@ -108,7 +110,11 @@ def _bind_key(item: ast.OrderItem, rel: plan.Rel, env: Environment) -> plan.Sort
         return sort_key(ref, item)
     entry = ScopeEntry("", item.span, "the query's output", rel.columns, 0)
     ctx = ExprContext(
-        Scope((entry,)), env.diagnostics, env.suggestions, aggregate_clause="ORDER BY"
+        Scope((entry,)),
+        env.diagnostics,
+        env.suggestions,
+        aggregate_clause="ORDER BY",
+        functions=env,
     )
     key = bind_expr(item.expr, ctx)
     if key is None:

@@ -111,7 +111,9 @@ def _rows_in(
     some subquery row equals; NOT IN those every subquery row differs from (an anti
     join on equal-or-unknown, so a subquery of no rows keeps every row)."""
     assert isinstance(expr.operand, ast.RowConstructor)
-    ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE")
+    ctx = ExprContext(
+        scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE", functions=env
+    )
     values = [bind_expr(item, ctx) for item in expr.operand.items]
     bound = bind_query(expr.query, env)
     if bound is None or None in values:
@@ -152,7 +154,9 @@ def _operand_and_subquery(
     """The compared value, bound over `scope`, and the (uncorrelated) subquery of one
     column of a comparable type; None after reporting an error."""
     shown = "IN" if isinstance(expr, ast.InSubquery) else f"{expr.op} {expr.quantifier.upper()}"
-    ctx = ExprContext(scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE")
+    ctx = ExprContext(
+        scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE", functions=env
+    )
     operand = bind_expr(expr.operand, ctx)
     bound = bind_query(expr.query, env)
     if operand is None or bound is None:
@@ -305,7 +309,11 @@ def _exists(
             replace(entry, offset=entry.offset + len(left.columns)) for entry in inner_scope.entries
         )
         ctx = ExprContext(
-            Scope(shifted), env.diagnostics, env.suggestions, aggregate_clause="WHERE"
+            Scope(shifted),
+            env.diagnostics,
+            env.suggestions,
+            aggregate_clause="WHERE",
+            functions=env,
         )
         ctx = replace(ctx, outer=scope)
         condition = bind_expr(body.where, ctx)

@@ -96,7 +96,9 @@ def bind_table_function(
     if source is None or broken:
         return None
     time = _time_column(timecol, source, env)
-    ctx = ExprContext(Scope(), env.diagnostics, env.suggestions, constant_clause=name.upper())
+    ctx = ExprContext(
+        Scope(), env.diagnostics, env.suggestions, constant_clause=name.upper(), functions=env
+    )
     bound = [bind_expr(size, ctx) for size in sizes]
     lengths = [None if b is None else interval_micros(b) for b in bound]
     for written, value, length in zip(sizes, bound, lengths, strict=True):

@@ -149,7 +149,9 @@ def _bind_delay(
     env: Environment,
 ) -> plan.Expr | None:
     """A LATENESS or WATERMARK value: a constant that can be subtracted from the column."""
-    ctx = ExprContext(Scope(), env.diagnostics, env.suggestions, constant_clause=clause)
+    ctx = ExprContext(
+        Scope(), env.diagnostics, env.suggestions, constant_clause=clause, functions=env
+    )
     bound = bind_expr(expr, ctx)
     if bound is None or column_type is None:
         return None

@@ -102,7 +102,11 @@ def _at_time(
         )
         return None
     ctx = ExprContext(
-        Scope(), env.diagnostics, env.suggestions, constant_clause=uncorrelated_clause
+        Scope(),
+        env.diagnostics,
+        env.suggestions,
+        constant_clause=uncorrelated_clause,
+        functions=env,
     )
     at = bind_expr(expr, ctx)
     version = version_column(source, what, span, env)
@@ -123,7 +127,9 @@ def _at_time(
 def _temporal(
     source: Input, expr: ast.Expr, what: str, left: Scope, env: Environment, span: Span
 ) -> Pending | None:
-    ctx = ExprContext(left, env.diagnostics, env.suggestions, aggregate_clause="FROM")
+    ctx = ExprContext(
+        left, env.diagnostics, env.suggestions, aggregate_clause="FROM", functions=env
+    )
     time = bind_expr(expr, ctx)
     version = version_column(source, what, span, env)
     if time is None or version is None or not _is_time_for(time, source, version, what, env):

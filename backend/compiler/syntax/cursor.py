@@ -51,6 +51,7 @@ class Cursor:
         # Set by CREATE statements once their name is parsed, so that a statement
         # abandoned later still declares its relation (see IncompleteStatement).
         self.declared: Identifier | None = None
+        self.declared_function: Identifier | None = None  # a CREATE FUNCTION's name
 
     # ------------------------------------------------------------ looking
 

@@ -42,11 +42,12 @@ def parse(
         start = c.pos
         c.nesting = 0
         c.declared = None
+        c.declared_function = None
         try:
             statement = _statement(c)
         except ParseAbort:
             span = Span(tokens[start].start, max(c.previous_end, tokens[start].end))
-            statements.append(stmt.IncompleteStatement(c.declared, span))
+            statements.append(stmt.IncompleteStatement(c.declared, span, c.declared_function))
             _skip_to_next_statement(c, start)
             continue
         if c.accept_symbol(";") or c.at_eof():
@@ -58,7 +59,7 @@ def parse(
         else:
             _report_unexpected_continuation(c)
             span = Span(tokens[start].start, c.previous_end)
-            statements.append(stmt.IncompleteStatement(c.declared, span))
+            statements.append(stmt.IncompleteStatement(c.declared, span, c.declared_function))
             _skip_to_next_statement(c, start)
     end = tokens[-1].end if tokens else 0
     return stmt.Program(tuple(statements), Span(0, end)), tuple(c.diagnostics)
@@ -125,7 +126,9 @@ def _create(c: Cursor) -> stmt.Statement:
         return _create_view(c, start, None)
     if c.accept_word("pump"):
         return _create_pump(c, start)
-    c.fail("TABLE", "STREAM", "VIEW", "LOCAL VIEW", "MATERIALIZED VIEW", "PUMP")
+    if c.accept_word("function"):
+        return _create_function(c, start)
+    c.fail("TABLE", "STREAM", "VIEW", "LOCAL VIEW", "MATERIALIZED VIEW", "PUMP", "FUNCTION")
 
 
 # ---------------------------------------------------------------- tables and streams
@@ -289,6 +292,28 @@ def _create_pump(c: Cursor, start: int) -> stmt.CreatePump:
     c.expect_word("as")
     insert = _insert(c)
     return stmt.CreatePump(name, state, insert, Span(start, c.previous_end))
+
+
+def _create_function(c: Cursor, start: int) -> stmt.CreateFunction:
+    name = c.expect_identifier("a function name")  # functions are not relations
+    c.declared_function = name
+    c.expect_symbol("(")
+    parameters: list[stmt.FunctionParameter] = []
+    while not c.at_symbol(")"):
+        parameter = c.expect_identifier("a parameter name")
+        type_name = expr_parser.parse_type_name(c)
+        not_null = c.accept_words("not", "null") is not None
+        span = Span(parameter.span.start, c.previous_end)
+        parameters.append(stmt.FunctionParameter(parameter, type_name, not_null, span))
+        if not c.accept_symbol(","):
+            break
+    c.expect_symbol(")")
+    c.expect_word("returns")
+    returns = expr_parser.parse_type_name(c)
+    returns_not_null = c.accept_words("not", "null") is not None
+    body = expr_parser.parse_expr(c) if c.accept_word("as") else None
+    span = Span(start, c.previous_end)
+    return stmt.CreateFunction(name, tuple(parameters), returns, returns_not_null, body, span)
 
 
 def _insert(c: Cursor) -> stmt.Insert:

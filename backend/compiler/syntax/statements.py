@@ -148,6 +148,27 @@ class Drop:
 
 
 @dataclass(frozen=True, slots=True)
+class FunctionParameter:
+    name: Identifier
+    type: TypeName
+    not_null: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CreateFunction:
+    """`CREATE FUNCTION name(p TYPE [NOT NULL], ...) RETURNS TYPE [NOT NULL] [AS expr]`
+    (Feldera's). Without a body it declares a function written in Rust."""
+
+    name: Identifier
+    parameters: tuple[FunctionParameter, ...]
+    returns: TypeName
+    returns_not_null: bool
+    body: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class LatenessStatement:
     """`LATENESS view.column expr;` (Feldera, for views)."""
 
@@ -168,11 +189,13 @@ class IncompleteStatement:
     """A statement abandoned after a syntax error (already reported).
 
     `declares` is the relation it was creating, when the parser got that far: the
-    binder treats the name as declared so later references do not cascade.
+    binder treats the name as declared so later references do not cascade;
+    `function` is the same for a CREATE FUNCTION.
     """
 
     declares: Identifier | None
     span: Span
+    function: Identifier | None = None
 
 
 Statement = (
@@ -180,6 +203,7 @@ Statement = (
     | CreateStream
     | CreateView
     | CreatePump
+    | CreateFunction
     | Insert
     | Drop
     | LatenessStatement

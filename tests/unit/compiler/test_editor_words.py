@@ -35,3 +35,7 @@ def test_every_function_the_compiler_accepts_is_coloured() -> None:
         *time_functions.TRUNCATIONS,
     }
     assert sorted(f.upper() for f in accepted if f.upper() not in coloured) == []
+
+
+def test_the_words_of_create_function_are_keywords() -> None:
+    assert {"FUNCTION", "RETURNS"} <= _listed("KEYWORDS")
