@@ -273,8 +273,8 @@ def _chr(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
 def _regexp_extract(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     """REGEXP_EXTRACT(s, pattern, group): NULL where the pattern does not match (Spark's
     own is '' there)."""
-    text, (_, pattern, group) = args[0], (r["value"] for r in raw)
-    return F.when(text.rlike(pattern), F.regexp_extract(text, pattern, group))
+    pattern, group = raw[1]["value"], raw[2]["value"]
+    return F.when(args[0].rlike(pattern), F.regexp_extract(args[0], pattern, group))
 
 
 def _split_index(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
