@@ -1,11 +1,12 @@
-"""Window table functions in FROM: TUMBLE, HOP and SESSION.
+"""Window table functions in FROM: TUMBLE, HOP, CUMULATE and SESSION.
 
 `TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR))` is a project adding
 `window_start = tumble_start(ts, size)` and `window_end = tumble_end(ts, size)`;
 `TABLE(HOP(TABLE t, DESCRIPTOR(ts), slide, size))` is a `hop` node adding the
 same two columns. Both take an optional last argument OFFSET, an interval that
 moves every window's start (Feldera's). Arguments may be named: DATA, TIMECOL,
-SIZE, SLIDE, OFFSET.
+SIZE, SLIDE, OFFSET. Flink's `TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), step, size))`
+is a filtered `hop` (_cumulated): windows of `size` that grow by `step`.
 
 `TABLE(SESSION(TABLE t, DESCRIPTOR(ts), DESCRIPTOR(k), gap))` (Calcite's; the keys
 optional) or `TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(ts), gap))` (Flink's)
@@ -76,6 +77,7 @@ PARAMETERS = {
     "tumble": ("data", "timecol", "size", "offset"),
     "hop": ("data", "timecol", "slide", "size", "offset"),
     "session": ("data", "timecol", "key", "gap"),
+    "cumulate": ("data", "timecol", "step", "size", "offset"),
 }
 
 
@@ -128,13 +130,13 @@ def bind_table_function(
         plan.Field("window_end", types.TIMESTAMP, column.nullable),
     )
     columns = source.columns + window_fields
+    offset_us = 0 if offset is None else offset.value
+    assert isinstance(offset_us, int)  # window_offset answers microseconds
     if name == "hop":
         slide_us, size_us = lengths
         assert slide_us is not None and size_us is not None
-        offset_us = 0 if offset is None else offset.value
-        assert isinstance(offset_us, int)  # window_offset answers microseconds
         return plan.Hop(source, time, size_us, slide_us, offset_us, columns, item.span)
-    size_literal = bound[0]
+    size_literal = bound[-1]
     assert size_literal is not None
     window = (size_literal,) if offset is None else (size_literal, offset)
     ref = plan.ColumnRef(time, column.name, column.type, column.nullable, timecol.span)
@@ -142,11 +144,51 @@ def bind_table_function(
         plan.ColumnRef(i, f.name, f.type, f.nullable, item.span)
         for i, f in enumerate(source.columns)
     ]
-    for function in ("tumble_start", "tumble_end"):
-        exprs.append(
-            plan.Call(function, (ref, *window), types.TIMESTAMP, column.nullable, item.span)
-        )
-    return plan.Project(source, tuple(exprs), columns, item.span)
+    start = plan.Call("tumble_start", (ref, *window), types.TIMESTAMP, column.nullable, item.span)
+    if name == "cumulate":
+        step_us, size_us = lengths
+        assert step_us is not None and size_us is not None
+        if size_us % step_us:
+            message = "CUMULATE's SIZE must be a whole multiple of its STEP"
+            env.report(error(Code.UNKNOWN_FUNCTION, message, sizes[1].span))
+            return None
+        return _cumulated(source, time, start, step_us, size_us, offset_us, columns, item.span)
+    end = plan.Call("tumble_end", (ref, *window), types.TIMESTAMP, column.nullable, item.span)
+    return plan.Project(source, (*exprs, start, end), columns, item.span)
+
+
+def _cumulated(
+    source: plan.Rel,
+    time: int,
+    start: plan.Expr,
+    step: int,
+    size: int,
+    offset: int,
+    columns: tuple[plan.Field, ...],
+    span: Span,
+) -> plan.Rel:
+    """CUMULATE's windows [S, S + k * step) for k = 1 .. size / step, S the start of
+    the row's tumbling window of `size` (`start`), those that end after the row's time.
+    A HOP of `size` every `step` has windows [b, b + size) for each step-aligned b in
+    (time - size, time]: those with b <= S end at S + size - (S - b), one per k whose
+    window holds the time. So: that hop, kept where b <= S, S as window_start."""
+    width = len(source.columns)
+    hop = plan.Hop(source, time, size, step, offset, columns, span)
+    hop_start, hop_end = (
+        plan.ColumnRef(width + i, f.name, f.type, f.nullable, span)
+        for i, f in enumerate(columns[width:])
+    )
+    before = plan.Call("le", (hop_start, start), types.BOOLEAN, hop_start.nullable, span)
+    kept = plan.Filter(hop, before, columns, span)
+    exprs = (
+        *(
+            plan.ColumnRef(i, f.name, f.type, f.nullable, span)
+            for i, f in enumerate(columns[:width])
+        ),
+        start,
+        hop_end,
+    )
+    return plan.Project(kept, exprs, columns, span)
 
 
 def _session(item: ast.TableFunction, env: Environment, resolve: Resolve) -> plan.Rel | None:
