@@ -67,7 +67,7 @@ def sessioned(
     time, gap = call.args
     others = tuple(k for i, k in enumerate(keys) if i != at[0])
     width = len(source.columns)
-    rel = _with_session(source, time, gap, others, call.span)
+    rel = with_session(source, time, gap, others, call.span)
     start = plan.ColumnRef(width, "session_start", types.TIMESTAMP, True, call.span)
     end = plan.ColumnRef(width + 1, "session_end", types.TIMESTAMP, True, call.span)
     position = at[0]
@@ -76,12 +76,18 @@ def sessioned(
     return rel, grouped, windows
 
 
-def _with_session(
-    source: plan.Rel, time: plan.Expr, gap: plan.Expr, others: tuple[plan.Expr, ...], span: Span
+def with_session(
+    source: plan.Rel,
+    time: plan.Expr,
+    gap: plan.Expr,
+    others: tuple[plan.Expr, ...],
+    span: Span,
+    names: tuple[str, str] = (START, END),
 ) -> plan.Rel:
-    """`source`'s rows with their session's start and end, the steps of the module's
-    docstring. Each step adds its columns after the source's, whose positions (and so
-    `time` and `others`) stay as they are."""
+    """`source`'s rows with their session's start and end, two columns named `names`,
+    the steps of the module's docstring; the sessions of each group of `others`. Also
+    the SESSION table function's (table_functions.py). Each step adds its columns after
+    the source's, whose positions (and so `time` and `others`) stay as they are."""
     width = len(source.columns)
     by_time = (plan.SortKey(time, False, True),)
 
@@ -139,4 +145,4 @@ def _with_session(
     rel = window(rel, "max", time, (*others, start), whole=True, name="last")
     last = timestamp(width + 2, "last")
     end = plan.Call(CLOSE, (last, gap, time), types.TIMESTAMP, True, span)
-    return with_source(rel, ("session_start", start), ("session_end", end))
+    return with_source(rel, (names[0], start), (names[1], end))

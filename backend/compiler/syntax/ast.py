@@ -280,10 +280,12 @@ class Extract:
 
 @dataclass(frozen=True, slots=True)
 class TableArg:
-    """`TABLE t` as a table-function argument (`TUMBLE(TABLE orders, ...)`)."""
+    """`TABLE t` as a table-function argument (`TUMBLE(TABLE orders, ...)`), with
+    Flink's `PARTITION BY k1, k2` after the name (SESSION's keys)."""
 
     name: Identifier
     span: Span
+    partition: tuple[Identifier, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -268,7 +268,8 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
     if word == "table" and is_identifier(following):
         c.advance()
         name = c.expect_identifier("a table name")
-        return ast.TableArg(name, Span(token.start, c.previous_end))
+        partition = _partition_by(c) if c.accept_words("partition", "by") else ()
+        return ast.TableArg(name, Span(token.start, c.previous_end), partition)
     if word in ("left", "right") and following.is_symbol("("):  # LEFT(s, n), not LEFT JOIN
         return parse_function_call(c)
     if word == "map" and following.is_symbol("["):
@@ -278,6 +279,27 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         c.expect_symbol("]")
         return ast.MapConstructor(items, Span(token.start, c.previous_end))
     return None
+
+
+def _partition_by(c: Cursor) -> tuple[ast.Identifier, ...]:
+    """Flink's `TABLE t PARTITION BY k1, k2` (or `(k1, k2)`): column names. Without
+    parentheses the list ends before a comma followed by anything but a plain name
+    (`DESCRIPTOR(ts)`, a literal, `name =>`), the table function's next argument."""
+    if c.accept_symbol("("):
+        names = [c.expect_identifier("a column name")]
+        while c.accept_symbol(","):
+            names.append(c.expect_identifier("a column name"))
+        c.expect_symbol(")")
+        return tuple(names)
+    names = [c.expect_identifier("a column name")]
+    while (
+        c.at_symbol(",")
+        and is_identifier(c.peek())
+        and (c.peek(2).is_symbol(",") or c.peek(2).is_symbol(")"))
+    ):
+        c.advance()
+        names.append(c.expect_identifier("a column name"))
+    return tuple(names)
 
 
 def _parenthesized(c: Cursor) -> ast.Expr:

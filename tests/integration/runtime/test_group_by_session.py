@@ -163,3 +163,141 @@ def test_an_emit_final_session_waits_for_rows_within_lateness(spark: SparkSessio
         [final(1, 18, 2, 0)],
         in_order([final(1, 18, 2, 0), final(1, 40, 2, 26)]),
     ]
+
+
+# The same sessions as a window table function: every row, with its session's start and
+# end (Flink's spelling, keys in PARTITION BY, and Calcite's, keys in a DESCRIPTOR).
+TABLE_FUNCTION = """
+CREATE TABLE visits (usr INT, pages INT, ts TIMESTAMP);
+CREATE VIEW visit_sessions AS
+SELECT * FROM TABLE(SESSION(TABLE visits PARTITION BY usr, DESCRIPTOR(ts), INTERVAL '5' MINUTE));
+CREATE VIEW all_sessions AS
+SELECT pages, window_start AS s, window_end AS e
+FROM TABLE(SESSION(TABLE visits, DESCRIPTOR(ts), INTERVAL '5' MINUTE));
+CREATE VIEW by_key AS
+SELECT usr, window_start AS s, window_end AS e, COUNT(*) AS n
+FROM TABLE(SESSION(TABLE visits, DESCRIPTOR(ts), DESCRIPTOR(usr), INTERVAL '5' MINUTE))
+GROUP BY usr, window_start, window_end;
+"""
+
+
+def test_the_session_table_function_gives_each_row_its_session(spark: SparkSession) -> None:
+    steps = [
+        [
+            {"insert": visit(1, 1, "00")},
+            {"insert": visit(1, 2, "03")},
+            {"insert": visit(2, 5, "04")},
+        ],
+        # 10:10 is 7 minutes after 10:03: a session of its own. A NULL time: another.
+        [{"insert": visit(1, 4, "10")}, {"insert": visit(1, 7, None)}],
+        # Without 10:03, 10:00 is alone: its session ends at 10:05.
+        [{"delete": visit(1, 2, "03")}],
+        # 10:06 is 6 minutes after 10:00 and 4 before 10:10: it joins 10:10's session.
+        [{"insert": visit(1, 8, "06")}],
+        # 10:03 again bridges 10:00's session and 10:06's: they merge, and every row's
+        # window changes.
+        [{"insert": visit(1, 2, "03")}],
+    ]
+    after = contents_by_step(spark, TABLE_FUNCTION, "visits", steps)
+
+    def row(usr: int, pages: int, minute: str | None, start: str | None, end: str | None) -> Row:
+        window = {"window_start": at(start), "window_end": at(end)}
+        return {**visit(usr, pages, minute), **window}
+
+    assert [a["visit_sessions"] for a in after] == [
+        in_order(
+            [row(1, 1, "00", "00", "08"), row(1, 2, "03", "00", "08"), row(2, 5, "04", "04", "09")]
+        ),
+        in_order(
+            [
+                row(1, 1, "00", "00", "08"),
+                row(1, 2, "03", "00", "08"),
+                row(1, 4, "10", "10", "15"),
+                row(1, 7, None, None, None),
+                row(2, 5, "04", "04", "09"),
+            ]
+        ),
+        in_order(
+            [
+                row(1, 1, "00", "00", "05"),
+                row(1, 4, "10", "10", "15"),
+                row(1, 7, None, None, None),
+                row(2, 5, "04", "04", "09"),
+            ]
+        ),
+        in_order(
+            [
+                row(1, 1, "00", "00", "05"),
+                row(1, 8, "06", "06", "15"),
+                row(1, 4, "10", "06", "15"),
+                row(1, 7, None, None, None),
+                row(2, 5, "04", "04", "09"),
+            ]
+        ),
+        in_order(
+            [
+                row(1, 1, "00", "00", "15"),
+                row(1, 2, "03", "00", "15"),
+                row(1, 8, "06", "00", "15"),
+                row(1, 4, "10", "00", "15"),
+                row(1, 7, None, None, None),
+                row(2, 5, "04", "04", "09"),
+            ]
+        ),
+    ]
+    # Without keys every row is in the table's one group: 2's 10:04 joins 1's session.
+    assert after[0]["all_sessions"] == in_order(
+        [{"pages": p, "s": at("00"), "e": at("09")} for p in (1, 2, 5)]
+    )
+    assert after[2]["all_sessions"] == in_order(
+        [
+            {"pages": 1, "s": at("00"), "e": at("09")},
+            {"pages": 5, "s": at("00"), "e": at("09")},
+            {"pages": 4, "s": at("10"), "e": at("15")},
+            {"pages": 7, "s": None, "e": None},
+        ]
+    )
+    # Grouped by its window, the table function counts what GROUP BY SESSION counts.
+    assert after[4]["by_key"] == in_order(
+        [
+            {"usr": 1, "s": at("00"), "e": at("15"), "n": 4},
+            {"usr": 1, "s": None, "e": None, "n": 1},
+            {"usr": 2, "s": at("04"), "e": at("09"), "n": 1},
+        ]
+    )
+
+
+FINAL_TABLE_FUNCTION = """
+CREATE TABLE clicks (usr INT, ts TIMESTAMP NOT NULL LATENESS INTERVAL '5' SECOND);
+CREATE VIEW final_sessions WITH ('emit_final' = 'e') AS
+SELECT usr, window_end AS e, COUNT(*) AS n, MIN(ts) AS first
+FROM TABLE(SESSION(TABLE clicks PARTITION BY usr, DESCRIPTOR(ts), INTERVAL '10' SECOND))
+GROUP BY window_start, window_end, usr;
+"""
+
+
+def test_an_emit_final_view_over_the_table_function_waits_as_group_by_session_does(
+    spark: SparkSession,
+) -> None:
+    """test_an_emit_final_session_waits_for_rows_within_lateness, over TABLE(SESSION)."""
+
+    def click(usr: int, s: int) -> dict[str, Any]:
+        return {"insert": {"usr": usr, "ts": second(s)}}
+
+    steps = [
+        [click(1, 0), click(1, 8)],  # one session, to 18; the waterline is at 3
+        [click(1, 30)],  # the waterline moves to 25: the first session is final
+        [click(1, 26)],  # not late (25): it joins 30's session, from 26 to 40
+        [click(2, 59)],  # waterline 54: 1's second session is final
+    ]
+    after = contents_by_step(spark, FINAL_TABLE_FUNCTION, "clicks", steps)
+
+    def final(usr: int, end: int, n: int, first: int) -> Row:
+        return {"usr": usr, "e": second(end), "n": n, "first": second(first)}
+
+    assert [a["final_sessions"] for a in after] == [
+        [],
+        [final(1, 18, 2, 0)],
+        [final(1, 18, 2, 0)],
+        in_order([final(1, 18, 2, 0), final(1, 40, 2, 26)]),
+    ]
