@@ -45,7 +45,9 @@ from worker.spares import fits_spares
 log = logging.getLogger("weir.runner")
 ACTOR = "runner"
 CONTROL_POLL_S = 0.2
-STALLED_S = 30  # a query's trigger this long at one stage is logged (StallWatch)
+STALLED_S = 30  # a query this long at one stage is logged (StallWatch)
+# A query's status messages between its triggers (Spark's MicroBatchExecution).
+IDLE_STATUSES = frozenset(("Waiting for data to arrive", "Waiting for next trigger", "Stopped"))
 # Spark gives a Python worker it starts 10 s to connect back: a machine under heavy
 # load can miss that while the query starts. Such a start is tried again, after a pause
 # that grows with each try (the load may pass): 3, 6, 9 and 12 s.
@@ -55,20 +57,25 @@ START_RETRY_PAUSE_S = 3.0
 
 
 class StallWatch:
-    """A streaming query's trigger that stays at one stage STALLED_S seconds, logged once:
-    what the runner's log says of a query that makes no step.
+    """A streaming query that stays at one stage STALLED_S seconds, logged once: what
+    the runner's log says of a query that makes no step. A stage is the trigger's, or
+    the query's own before its first trigger (its sources starting); waiting for input
+    is none.
 
     >>> watch = StallWatch()
     >>> busy = {"message": "Getting offsets from InputLogSource", "isTriggerActive": True}
     >>> watch.see(busy, now=0.0), watch.see(busy, now=29.0)
     (None, None)
     >>> watch.see(busy, now=31.0)
-    "the query's trigger has been at 'Getting offsets from InputLogSource' for 31 s"
+    "the query has been at 'Getting offsets from InputLogSource' for 31 s"
     >>> watch.see(busy, now=90.0) is None  # once
     True
     >>> idle = {"message": "Waiting for data to arrive", "isTriggerActive": False}
     >>> watch.see(idle, now=91.0), watch.see(idle, now=500.0)  # idle is no stall
     (None, None)
+    >>> starting = {"message": "Initializing sources", "isTriggerActive": False}
+    >>> watch.see(starting, now=501.0), watch.see(starting, now=540.0)
+    (None, "the query has been at 'Initializing sources' for 39 s")
     """
 
     def __init__(self) -> None:
@@ -77,14 +84,15 @@ class StallWatch:
         self.logged = False
 
     def see(self, status: dict[str, Any], now: float) -> str | None:
-        stage = status["message"] if status["isTriggerActive"] else ""
+        active = status["isTriggerActive"] or status["message"] not in IDLE_STATUSES
+        stage = status["message"] if active else ""
         if stage != self.stage:
             self.stage, self.since, self.logged = stage, now, False
             return None
         if not stage or self.logged or now - self.since < STALLED_S:
             return None
         self.logged = True
-        return f"the query's trigger has been at '{stage}' for {now - self.since:.0f} s"
+        return f"the query has been at '{stage}' for {now - self.since:.0f} s"
 
 
 class StepSink:
@@ -295,7 +303,7 @@ class PipelineRunner:
             if self.query is not None and (
                 stalled := self.stalls.see(self.query.status, time.monotonic())
             ):
-                log.warning(stalled)
+                log.warning("%s; where its thread is:\n%s", stalled, self._query_thread_stack())
             self.queries.serve(timeout=CONTROL_POLL_S)
         self.shutdown(error)
         return error is None and not self.terminated
@@ -309,6 +317,16 @@ class PipelineRunner:
         log.warning("query start %d failed: %s", self.failed_starts, error.splitlines()[0])
         self.next_start_at = time.monotonic() + START_RETRY_PAUSE_S * self.failed_starts
         return self.failed_starts < START_ATTEMPTS
+
+    def _query_thread_stack(self) -> str:
+        """The JVM stack of the query's thread (Spark names it after the query), for a
+        stalled query's log line: where it waits."""
+        assert self.query is not None
+        traces = self.driver._jvm.java.lang.Thread.getAllStackTraces()
+        for thread in traces.keySet().toArray():
+            if f"for {self.query.name} " in thread.getName():
+                return "\n".join(f"  - {frame.toString()}" for frame in traces.get(thread))
+        return "    (no thread of the query)"
 
     def _acknowledge(self, state: str, only_from: frozenset[str]) -> None:
         pipeline_set_state(
