@@ -326,7 +326,7 @@ class PipelineRunner:
         for thread in traces.keySet().toArray():
             if f"for {self.query.name} " in thread.getName():
                 return "\n".join(f"  - {frame.toString()}" for frame in traces.get(thread))
-        return "    (no thread of the query)"
+        return "  - (no thread of the query)"
 
     def _acknowledge(self, state: str, only_from: frozenset[str]) -> None:
         pipeline_set_state(

@@ -311,13 +311,20 @@ def _datetime(result: SqlType) -> Typing:
         name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
     ) -> plan.Expr | None:
         (arg,) = args
-        dated = arg.type.kind in (types.TypeKind.DATE, types.TypeKind.TIMESTAMP)
-        if not (dated or types.is_null(arg.type)):
-            _mismatch(diagnostics, f"{name.upper()} expects a DATE or TIMESTAMP", arg)
+        if not _is_dated(name, arg, diagnostics):
             return None
         return plan.Call(name, args, result, arg.nullable, span)
 
     return typed
+
+
+def _is_dated(name: str, arg: plan.Expr, diagnostics: list[Diagnostic]) -> bool:
+    """Whether `arg` is a DATE or a TIMESTAMP (or NULL); else reported."""
+    dated = arg.type.kind in (types.TypeKind.DATE, types.TypeKind.TIMESTAMP)
+    if not (dated or types.is_null(arg.type)):
+        _mismatch(diagnostics, f"{name.upper()} expects a DATE or TIMESTAMP", arg)
+        return False
+    return True
 
 
 def _regexp_replace(
@@ -389,9 +396,7 @@ def _format_datetime(
         _mismatch(diagnostics, f"{name.upper()}'s format must be a string literal", form)
         return None
     target = types.DATE if name == "format_date" else types.TIMESTAMP
-    dated = value.type.kind in (types.TypeKind.DATE, types.TypeKind.TIMESTAMP)
-    if not (dated or types.is_null(value.type)):
-        _mismatch(diagnostics, f"{name.upper()} expects a DATE or TIMESTAMP", value)
+    if not _is_dated(name, value, diagnostics):
         return None
     problem = time_formats.format_problem(
         form.value, time_of_day=target == types.TIMESTAMP, function=name.upper()
