@@ -817,6 +817,8 @@ def _window_value(call: Mapping[str, Any], columns: list[str], place: str) -> Co
     if function in FRAME_VALUES:  # the frame's first or last row, in the tied order
         pick = F.min_by if function == "first_value" else F.max_by
         return pick(args[0], F.col(place)).over(spec)
+    if function == "session_close":  # (ts, gap) over a session: SESSION_END's value
+        return F.max(args[0]).over(spec) + args[1]
     aggregate = {
         "count_star": lambda: F.count(F.lit(1)),
         "count": lambda: F.count(args[0]),

@@ -374,7 +374,6 @@ SCALAR: dict[str, Scalar] = {
     "split_index": _split_index,
     "format_date": _format_datetime,
     "format_timestamp": _format_datetime,
-    "session_close": lambda a, r: a[0] + a[1],  # (last, gap, ts): SESSION_END's value
     "pi": lambda a, r: F.pi(),
     "atan2": _atan2,
     "chr": _chr,

@@ -127,12 +127,14 @@ def rel_waterline(
     if op in ("filter", "distinct", "sort"):
         return child
     if op == "project":
-        return child.select(*(_line(e).alias(positional(i)) for i, e in enumerate(rel["exprs"])))
+        exprs = rel["exprs"]
+        return child.select(*(lower_expr(e).alias(positional(i)) for i, e in enumerate(exprs)))
     if op == "window":
         width = len(rel["input"]["columns"])
-        nulls = typed_nulls[width:]
+        calls = zip(rel["calls"], typed_nulls[width:], strict=True)
+        lines = [_call_line(call, null) for call, null in calls]
         return child.select(
-            *names(width), *(n.alias(positional(width + i)) for i, n in enumerate(nulls))
+            *names(width), *(line.alias(positional(width + i)) for i, line in enumerate(lines))
         )
     if op == "aggregate":
         keys = [lower_expr(e) for e in rel["keys"]]
@@ -148,12 +150,12 @@ def rel_waterline(
     return _row(spark, typed_nulls)
 
 
-def _line(expr: Mapping[str, Any]) -> Column:
-    """An expression's waterline from its input's; SESSION_END's is its time's (a session
-    ending below it is final: compiler/semantic/sessions.py)."""
-    if expr["kind"] == "call" and expr["function"] == "session_close":
-        return lower_expr(expr["args"][2]).cast(spark_type(expr["type"]))
-    return lower_expr(expr)
+def _call_line(call: Mapping[str, Any], null: Column) -> Column:
+    """A window call's waterline: SESSION_END's is its time's (a session ending below it
+    is final: compiler/semantic/sessions.py); the others have none."""
+    if call["function"] == "session_close":
+        return lower_expr(call["args"][0]).cast(spark_type(call["type"]))
+    return null
 
 
 def _window_join_line(

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from backend.compiler.analysis.lattice import Facts, unknown
 from backend.compiler.analysis.monotonicity import is_monotone
 from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic.sessions import CLOSE
 
 
 def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
@@ -41,16 +42,15 @@ def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
             insert_only = rel.kind == "semi" and left.insert_only and right.insert_only
             return Facts(left.stream, insert_only, left.waterlines)
         case plan.Window():
-            # A row's window values change as its partition changes (a peer arriving
-            # later): not insert-only. The input's columns keep their waterlines.
-            inner = facts_of(rel.input, known)
-            return Facts(inner.stream, False, inner.waterlines + (False,) * len(rel.calls))
+            return _window(rel, facts_of(rel.input, known))
         case plan.Sort():
             inner = facts_of(rel.input, known)
             if rel.limit is None and rel.offset == 0:
                 return inner  # the order of rows is not a change
-            # The first rows change as rows arrive: a top-k deletes; its rows are input rows.
-            return Facts(inner.stream, False, inner.waterlines)
+            # The first rows change as rows arrive: a top-k deletes a row that a better
+            # one displaces, whatever its time, unless its order is that time's.
+            lines = _settled(inner.waterlines, rel.input.columns, (), rel.keys)
+            return Facts(inner.stream, False, lines)
         case plan.SetDifference():
             return _set_difference(rel, facts_of(rel.left, known), facts_of(rel.right, known))
         case plan.Values():
@@ -126,3 +126,48 @@ def _window_join(rel: plan.WindowJoin, left: Facts, right: Facts) -> Facts:
     width = len(left.waterlines) + len(right.waterlines)
     line = left.waterlines[rel.left_time] and right.waterlines[rel.right_time]
     return Facts(True, True, (False,) * width + (line,))
+
+
+def _window(rel: plan.Window, inner: Facts) -> Facts:
+    """A row's window values change as its partition changes (a row arriving later), so
+    a column keeps its waterline only where every call's values are final once the
+    column is below it: a partition key (a later row is in a later partition), or the
+    leading key of an order when the value reads only the rows up to the row's peers
+    (a later row sorts after them). SESSION_END's column has its time's waterline (a
+    session ending below it is final: semantic/sessions.py); other calls' have none."""
+    lines = inner.waterlines
+    for call in rel.calls:
+        order = call.order if _reads_up_to_peers(call) else ()
+        lines = _settled(lines, rel.input.columns, call.partition, order)
+    calls = tuple(
+        call.function == CLOSE and is_monotone(call.args[0], inner.waterlines) for call in rel.calls
+    )
+    return Facts(inner.stream, False, lines + calls)
+
+
+def _reads_up_to_peers(call: plan.WindowCall) -> bool:
+    """Whether `call`'s value for a row reads only the rows before it and its peers in
+    the call's order (not the partition's size, nor rows after it)."""
+    if call.function in ("lag", "row_number", "rank", "dense_rank"):
+        return True
+    if call.function in ("lead", "ntile", "percent_rank", "cume_dist"):
+        return False
+    return call.end is not None and call.end <= 0
+
+
+def _settled(
+    lines: tuple[bool, ...],
+    columns: tuple[plan.Field, ...],
+    partition: tuple[plan.Expr, ...],
+    order: tuple[plan.SortKey, ...],
+) -> tuple[bool, ...]:
+    """Of the columns with waterlines in `lines`, those whose rows no later row can change:
+    the partition keys, and an order's leading key when later rows sort after the rows
+    below its waterline (ascending, and NULLs, which can arrive any time, last)."""
+    kept = {key.index for key in partition if isinstance(key, plan.ColumnRef)}
+    lead = order[0] if order else None
+    if lead is not None and isinstance(lead.expr, plan.ColumnRef) and not lead.descending:
+        nulls_after = not lead.nulls_first or not columns[lead.expr.index].nullable
+        if nulls_after:
+            kept.add(lead.expr.index)
+    return tuple(line and index in kept for index, line in enumerate(lines))

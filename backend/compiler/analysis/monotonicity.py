@@ -4,8 +4,7 @@ An expression is monotone here when it is a non-decreasing function of
 columns that have waterlines and of constants: `FLOOR(ts TO HOUR)`,
 `ts + INTERVAL '1' HOUR`, `TIMESTAMPADD(HOUR, 1, ts)`, `YEAR(ts)`, `EXTRACT(EPOCH FROM ts)`,
 `TUMBLE_START(ts, ...)`, a window bound, a widening cast. Then a waterline of
-its input gives it one too. So does SESSION_END, though it is no function of its row:
-a session whose end is below the time's waterline is final (semantic/sessions.py).
+its input gives it one too.
 """
 
 from __future__ import annotations
@@ -36,8 +35,6 @@ def is_monotone(expr: plan.Expr, waterlines: tuple[bool, ...]) -> bool:
         case plan.Call() if expr.function == "sub" and len(expr.args) == 2:
             return is_monotone(expr.args[0], waterlines) and is_constant(expr.args[1])
         case plan.Call() if expr.function == "timestampadd":  # (unit, n, t)
-            return is_constant(expr.args[1]) and is_monotone(expr.args[2], waterlines)
-        case plan.Call() if expr.function == "session_close":  # (last, gap, t): sessions.py
             return is_constant(expr.args[1]) and is_monotone(expr.args[2], waterlines)
         case plan.Cast():
             target = expr.type

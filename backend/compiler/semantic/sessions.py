@@ -12,14 +12,16 @@ A row's session depends on the other rows of its group, so the FROM's rows get t
 session through window functions (plan.Window, computed again for the groups a step
 touches, so sessions merge and split exactly under inserts and deletes):
 
-1. LAG(ts) over the group ordered by ts (NULLs first);
+1. LAG(ts) over the group ordered by ts (NULLs last, so that a row with a NULL time,
+   which can arrive at any time, comes after every other);
 2. each row's own time where it starts a session (no earlier time, or `gap` or more
    after it), NULL where it continues one;
-3. the session's start: the largest of those up to the row;
-4. the session's last time: MAX(ts) over the rows of the group with that start.
+3. the session's start: the largest of those up to the row (NULL for a NULL time);
+4. the session's end: its last time, MAX(ts) over the rows of the group with that
+   start, plus `gap` (CLOSE, below).
 
-The query is then grouped by the other keys, the start and the end (the last time
-plus `gap`): one group per session.
+The query is then grouped by the other keys, the start and the end: one group per
+session.
 """
 
 from __future__ import annotations
@@ -33,10 +35,11 @@ from backend.compiler.semantic.aggregates import shape
 from backend.compiler.source import Span
 
 START, END = "session_start", "session_end"
-# The plan's SESSION_END value: session_close(last, gap, ts) is last + gap. Its waterline
-# is ts's: a future row (at or after ts's waterline) extends only a session whose last
-# time is less than `gap` before it, so a session whose end is below the waterline is
-# final (analysis/monotonicity.py, runner/waterline.py).
+# The window function of SESSION_END's value: session_close(ts, gap) over a session's
+# rows is their last time plus `gap`. It has ts's waterline: a future row (at or after
+# ts's waterline) extends only a session whose last time is less than `gap` before it,
+# so a session whose end is below the waterline is final (analysis/facts.py,
+# runner/waterline.py).
 CLOSE = "session_close"
 
 
@@ -89,7 +92,7 @@ def with_session(
     the SESSION table function's (table_functions.py). Each step adds its columns after
     the source's, whose positions (and so `time` and `others`) stay as they are."""
     width = len(source.columns)
-    by_time = (plan.SortKey(time, False, True),)
+    by_time = (plan.SortKey(time, False, False),)
 
     def timestamp(index: int, name: str) -> plan.ColumnRef:
         return plan.ColumnRef(index, name, types.TIMESTAMP, True, span)
@@ -101,12 +104,11 @@ def with_session(
     def window(
         rel: plan.Rel,
         function: str,
-        arg: plan.Expr,
+        args: tuple[plan.Expr, ...],
         partition: tuple[plan.Expr, ...],
         whole: bool,
         name: str,
     ) -> plan.Rel:
-        args = (arg, plan.Literal(1, types.INTEGER, False, span)) if function == "lag" else (arg,)
         # Ordered by time (as a window over a stream must be), RANGE up to the current
         # row (a row and the rows with its time, its peers) or over the whole partition.
         end = None if whole else 0
@@ -138,11 +140,15 @@ def with_session(
         True,
         span,
     )
-    rel = window(source, "lag", time, others, whole=False, name="previous")
+    one = plan.Literal(1, types.INTEGER, False, span)
+    rel = window(source, "lag", (time, one), others, whole=False, name="previous")
     rel = with_source(rel, ("starts", starts))
-    rel = window(rel, "max", timestamp(width, "starts"), others, whole=False, name="start")
-    start = timestamp(width + 1, "start")
-    rel = window(rel, "max", time, (*others, start), whole=True, name="last")
-    last = timestamp(width + 2, "last")
-    end = plan.Call(CLOSE, (last, gap, time), types.TIMESTAMP, True, span)
+    rel = window(rel, "max", (timestamp(width, "starts"),), others, whole=False, name="start")
+    # A NULL time sorts last: the largest start up to it is the group's last, not its own.
+    raw = timestamp(width + 1, "start")
+    own = plan.Case(((call("is_null", time), null),), raw, types.TIMESTAMP, True, span)
+    rel = with_source(rel, ("start", own))
+    start = timestamp(width, "start")
+    rel = window(rel, CLOSE, (time, gap), (*others, start), whole=True, name="end")
+    end = timestamp(width + 1, "end")
     return with_source(rel, (names[0], start), (names[1], end))

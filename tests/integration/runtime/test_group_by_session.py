@@ -301,3 +301,39 @@ def test_an_emit_final_view_over_the_table_function_waits_as_group_by_session_do
         [final(1, 18, 2, 0)],
         in_order([final(1, 18, 2, 0), final(1, 40, 2, 26)]),
     ]
+
+
+STREAMED_ROWS = """
+CREATE STREAM bids (bidder INT);
+CREATE VIEW bid_sessions AS SELECT STREAM *
+FROM TABLE(SESSION(TABLE bids PARTITION BY bidder, DESCRIPTOR(rowtime), INTERVAL '10' SECOND));
+"""
+
+
+def test_a_stream_of_rows_with_their_sessions_gives_each_row_once_its_session_ended(
+    spark: SparkSession,
+) -> None:
+    """A row's window_end grows while later rows join its session: the stream holds the
+    row until its session can grow no more, and gives it once, with its final end
+    (the stream's clock is past the row's own time long before)."""
+    steps = [
+        [bid(1, 0), bid(2, 5)],
+        [bid(1, 9)],  # joins 1's session: its end moves from 10 to 19
+        [bid(1, 19)],  # a new session; 2's ended at 15
+        [{"bound": second(29), "strict": False}],  # past 19: 1's first session ends
+        [{"bound": second(40), "strict": False}],
+    ]
+    after = contents_by_step(spark, STREAMED_ROWS, "bids", steps)
+
+    def row(bidder: int, at: int, start: int, end: int) -> Row:
+        times = {"rowtime": second(at), "window_start": second(start)}
+        return {**times, "bidder": bidder, "window_end": second(end)}
+
+    second_session = [row(2, 5, 5, 15), row(1, 0, 0, 19), row(1, 9, 0, 19)]
+    assert [a["bid_sessions"] for a in after] == [
+        [],
+        [],
+        [row(2, 5, 5, 15)],
+        in_order(second_session),
+        in_order([*second_session, row(1, 19, 19, 29)]),
+    ]

@@ -56,15 +56,26 @@ def test_both_spellings_add_the_sessions_start_and_end(call: str, partition: lis
         ("window_end", "TIMESTAMP"),
     ]
     # GROUP BY SESSION's three window functions, partitioned by the keys.
-    last, start, previous = plan_nodes(query, "window")
-    assert [c["function"] for w in (last, start, previous) for c in w["calls"]] == [
-        "max",
+    end, start, previous = plan_nodes(query, "window")
+    assert [c["function"] for w in (end, start, previous) for c in w["calls"]] == [
+        "session_close",
         "max",
         "lag",
     ]
     assert [p["index"] for p in previous["calls"][0]["partition"]] == partition
-    assert [p["index"] for p in last["calls"][0]["partition"]] == [*partition, 4]
-    assert query["exprs"][4]["function"] == "session_close"
+    assert [p["index"] for p in end["calls"][0]["partition"]] == [*partition, 3]
+    assert query["exprs"][4] == {**query["exprs"][4], "kind": "column", "index": 4}
+
+
+def test_a_stream_of_the_rows_with_their_sessions_holds_each_until_its_session_ends() -> None:
+    # A row's session, and so its window_end, grows while later rows join it: its time
+    # is below the waterline long before that, and only window_end keeps one.
+    _, relation = compiled_view(
+        "CREATE VIEW v AS SELECT STREAM * "
+        f"FROM TABLE(SESSION(TABLE s, DESCRIPTOR(rowtime), DESCRIPTOR(k), {GAP}))"
+    )
+    assert [c["name"] for c in relation["columns"] if c["waterline"]] == ["window_end"]
+    assert relation["emit_final"] == len(relation["columns"]) - 1
 
 
 def test_a_rows_window_can_change_so_the_view_updates() -> None:

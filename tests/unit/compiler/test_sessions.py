@@ -27,10 +27,11 @@ def test_rows_are_grouped_by_their_sessions_start_and_end() -> None:
     # k, the session's start (in SESSION's place), then its end (from t's 3 columns on).
     assert [key["index"] for key in grouped["keys"]] == [0, 3, 4]
     windows = plan_nodes(query, "window")
-    assert [[c["function"] for c in w["calls"]] for w in windows] == [["max"], ["max"], ["lag"]]
-    last, start, previous = windows
+    functions = [[c["function"] for c in w["calls"]] for w in windows]
+    assert functions == [["session_close"], ["max"], ["lag"]]
+    end, start, previous = windows
     assert [p["index"] for p in previous["calls"][0]["partition"]] == [0]  # by k
-    assert [p["index"] for p in last["calls"][0]["partition"]] == [0, 4]  # by k and start
+    assert [p["index"] for p in end["calls"][0]["partition"]] == [0, 3]  # by k and start
     assert start["calls"][0]["frame"] == {"unit": "range", "start": None, "end": 0}
     assert [c["name"] for c in query["columns"]] == ["k", "e", "b", "n"]
     assert [e["index"] for e in query["exprs"][:3]] == [0, 2, 1]

@@ -139,3 +139,57 @@ def test_a_stream_that_selects_no_final_column_emits_updates_with_a_warning() ->
         assert ("SQL313" in codes) is warned, (select, codes)
         [view] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
         assert view["output_mode"] == ("update" if warned else "append")
+
+
+def test_a_window_or_top_k_keeps_only_the_waterlines_below_which_its_rows_stay() -> None:
+    found = views(
+        "CREATE TABLE t (ts TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR, "
+        "h TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR, k INT, v INT);\n"
+        # Up to the row in time order: a later row sorts after the rows below ts's line.
+        "CREATE VIEW sliding AS SELECT ts, h, SUM(v) OVER (PARTITION BY k ORDER BY ts "
+        "RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS s FROM t;\n"
+        "CREATE VIEW ranked AS SELECT ts, h, "
+        "ROW_NUMBER() OVER (PARTITION BY h ORDER BY ts) AS r FROM t;\n"
+        # A later row changes the whole partition's value, or the row after one.
+        "CREATE VIEW whole AS SELECT ts, h, SUM(v) OVER (PARTITION BY k) AS s FROM t;\n"
+        "CREATE VIEW after AS SELECT ts, h, LEAD(v) OVER (ORDER BY ts) AS n FROM t;\n"
+        "CREATE VIEW later AS SELECT ts, h, SUM(v) OVER (ORDER BY ts ROWS BETWEEN "
+        "CURRENT ROW AND 1 FOLLOWING) AS s FROM t;\n"
+        "CREATE VIEW backwards AS SELECT ts, h, RANK() OVER (ORDER BY ts DESC) AS r FROM t;\n"
+        # Partitioned by a column with a waterline: a later row is in a later partition.
+        "CREATE VIEW by_hour AS SELECT ts, h, COUNT(*) OVER (PARTITION BY h) AS n FROM t;\n"
+        # A top-k: a better row displaces one whatever its time, unless the order is time's.
+        "CREATE VIEW top AS SELECT ts, h, v FROM t ORDER BY v DESC LIMIT 3;\n"
+        "CREATE VIEW first AS SELECT ts, h, v FROM t ORDER BY ts LIMIT 3;\n"
+    )
+    assert waterlines(found["sliding"]) == ["ts"]
+    assert waterlines(found["ranked"]) == ["ts", "h"]
+    for name in ("whole", "after", "later", "backwards", "top"):
+        assert waterlines(found[name]) == [], name
+    assert waterlines(found["by_hour"]) == ["h"]
+    assert waterlines(found["first"]) == ["ts"]
+
+
+def test_a_stream_over_a_window_whose_values_can_change_emits_updates() -> None:
+    result = compile_program(
+        "CREATE STREAM s (k INT, v INT);\n"
+        # Over a stream, a window is ordered by rowtime: a running total by default.
+        "CREATE VIEW totals AS SELECT STREAM rowtime, k, SUM(v) OVER (PARTITION BY k "
+        "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS t FROM s;\n"
+        "CREATE VIEW running AS SELECT STREAM rowtime, k, SUM(v) OVER (PARTITION BY k) AS t "
+        "FROM s;\n"
+        "CREATE VIEW next AS SELECT STREAM rowtime, k, LEAD(v) OVER (PARTITION BY k) AS t "
+        "FROM s;\n"
+        "CREATE VIEW sliding AS SELECT STREAM rowtime, k, SUM(v) OVER (PARTITION BY k "
+        "ORDER BY rowtime RANGE INTERVAL '1' HOUR PRECEDING) AS t FROM s;"
+    )
+    updates = [d for d in result.diagnostics if d.code.value == "SQL313"]
+    assert [result.source.text[d.span.start : d.span.end][:30] for d in updates] == [
+        "SELECT STREAM rowtime, k, SUM(",
+        "SELECT STREAM rowtime, k, LEAD",
+    ]
+    payload = {v["name"]: v for v in result.to_json()["plan"]["views"]}
+    for name in ("totals", "next"):
+        assert payload[name]["output_mode"] == "update" and payload[name]["emit_final"] is None
+    for name in ("running", "sliding"):
+        assert payload[name]["output_mode"] == "append" and payload[name]["emit_final"] == 0
