@@ -389,7 +389,10 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
     if kind == "literal":
         return _literal(expr["value"], expr["type"])
     if kind == "cast":
-        return lower_expr(expr["expr"]).cast(spark_type(expr["type"]))
+        value = lower_expr(expr["expr"]).cast(spark_type(expr["type"]))
+        if expr["type"] == "VARCHAR" and expr["expr"].get("type") == "BOOLEAN":
+            return F.upper(value)  # TRUE and FALSE, as Calcite and Feldera write them
+        return value
     if kind == "case":
         return _case(expr)
     if kind != "call":

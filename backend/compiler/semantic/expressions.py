@@ -16,7 +16,7 @@ from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import aggregates, functions, literals, time_functions, types
 from backend.compiler.semantic.scope import Scope, resolve_column
-from backend.compiler.semantic.type_names import resolve_type
+from backend.compiler.semantic.type_names import fixed_length, resolve_type
 from backend.compiler.source import Span
 from backend.compiler.suggest import Budget, did_you_mean
 from backend.compiler.syntax import ast
@@ -555,7 +555,15 @@ def _cast(expr: ast.Cast, ctx: ExprContext, depth: int) -> plan.Expr | None:
         return None
     if expr.safe:  # NULL where the value does not convert
         return plan.Call("safe_cast", (operand,), target, True, expr.span)
-    return plan.Cast(operand, target, operand.nullable, expr.span)
+    cast = plan.Cast(operand, target, operand.nullable, expr.span)
+    length = fixed_length(expr.type)
+    if length is None:
+        return cast
+    # CHAR(n): cut or padded with spaces to n characters (RPAD does both); VARCHAR(n): cut.
+    kind, n = length
+    function = "rpad" if kind == "char" else "left"
+    size = plan.Literal(n, types.INTEGER, False, expr.span)
+    return plan.Call(function, (cast, size), target, operand.nullable, expr.span)
 
 
 # ---------------------------------------------------------------- function calls
@@ -597,7 +605,10 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         return _timestamp_arithmetic_call(call, ctx, depth)
     if name in time_functions.TRUNCATIONS and not call.name.quoted:
         floor = time_functions.truncation(call, ctx.diagnostics)
-        return None if floor is None else bind_expr(floor, ctx, depth)
+        truncated = None if floor is None else bind_expr(floor, ctx, depth)
+        if name == "timestamp_trunc" and truncated is not None and truncated.type == types.DATE:
+            return plan.Cast(truncated, types.TIMESTAMP, truncated.nullable, call.span)
+        return truncated
     arity = functions.SCALAR_FUNCTIONS.get(name)
     if arity is None:
         if name in functions.NOT_YET_FUNCTIONS:

@@ -23,6 +23,12 @@ _SIMPLE: dict[tuple[str, ...], SqlType] = {
     ("bigint",): types.BIGINT,
     ("real",): types.REAL,
     ("double",): types.DOUBLE,
+    # PostgreSQL's names, by bytes (Feldera's tests write INT2)
+    ("int2",): types.SMALLINT,
+    ("int4",): types.INTEGER,
+    ("int8",): types.BIGINT,
+    ("float4",): types.REAL,
+    ("float8",): types.DOUBLE,
     ("double", "precision"): types.DOUBLE,
     ("string",): types.VARCHAR,
     ("text",): types.VARCHAR,
@@ -95,6 +101,16 @@ def resolve_type(
     hint = did_you_mean(written, _KNOWN_NAMES, suggestions)
     diagnostics.append(error(Code.UNKNOWN_TYPE, f"Unknown type {written}", name.span, hint=hint))
     return None
+
+
+def fixed_length(name: ast.TypeName) -> tuple[str, int] | None:
+    """("char", n) for CHAR(n), ("varchar", n) for VARCHAR(n) (and their other spellings);
+    None for other types and lengths not written. Both are VARCHAR in the plan: a CAST to
+    one cuts its value to n characters, and CHAR(n)'s pads it with spaces to n."""
+    if name.words not in _LENGTH_TYPES or len(name.params) != 1:
+        return None
+    fixed = name.words in (("char",), ("character",))
+    return ("char" if fixed else "varchar"), name.params[0]
 
 
 def _decimal(

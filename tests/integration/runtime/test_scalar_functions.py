@@ -149,3 +149,43 @@ def test_regexp_extract_split_index_and_strftime_formats(spark: SparkSession) ->
         "midnight": "2024-02-29 00:00:00",
         "of_null": None,
     }
+
+
+CASTS = """
+CREATE TABLE t (s VARCHAR, short VARCHAR, b BOOLEAN, nb BOOLEAN, d DATE, i2 INT2, f8 FLOAT8);
+CREATE VIEW casts AS SELECT
+    CAST(s AS VARCHAR(5)) AS varchar_5, CAST(short AS VARCHAR(5)) AS varchar_short,
+    CAST(s AS CHAR(7)) AS char_7, CAST(short AS CHARACTER(4)) AS char_padded,
+    CAST(s AS CHARACTER VARYING(3)) AS varying_3, CAST(s AS VARCHAR) AS whole,
+    CAST(b AS VARCHAR) AS true_text, CAST(NOT b AS VARCHAR(3)) AS false_cut,
+    CAST(nb AS VARCHAR) AS null_text, CONCAT(b, '!') AS concat_bool,
+    TIMESTAMP_TRUNC(d, MONTH) AS ts_month, DATE_TRUNC(d, MONTH) AS date_month,
+    i2 + 1 AS smallint_plus, f8 / 4 AS double_quarter
+FROM t;
+"""
+
+
+def test_casts_to_char_and_varchar_lengths_and_of_booleans(spark: SparkSession) -> None:
+    """CAST to CHAR(n) pads or cuts to n, to VARCHAR(n) cuts; a BOOLEAN as text is TRUE or
+    FALSE (Calcite, Feldera); TIMESTAMP_TRUNC of a DATE is a TIMESTAMP."""
+    plan = compile_program(CASTS).to_json()["plan"]
+    row = {"s": "variable-length", "short": "ab", "b": True, "nb": None, "d": "2020-06-21",
+           "i2": 7, "f8": 1.0}  # fmt: skip
+    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    [casts] = deltas["casts"]
+    assert casts["insert"] == {
+        "varchar_5": "varia",
+        "varchar_short": "ab",
+        "char_7": "variabl",
+        "char_padded": "ab  ",
+        "varying_3": "var",
+        "whole": "variable-length",
+        "true_text": "TRUE",
+        "false_cut": "FAL",
+        "null_text": None,
+        "concat_bool": "TRUE!",
+        "ts_month": "2020-06-01 00:00:00",
+        "date_month": "2020-06-01",
+        "smallint_plus": 8,
+        "double_quarter": 0.25,
+    }

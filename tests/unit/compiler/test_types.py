@@ -210,3 +210,18 @@ def test_datetime_literals_are_canonical() -> None:
     for bad in ("2023-02-29", "2024-01-01 24:00:00", "01/02/2024", "2024-01-01 10:00:00.1234567"):
         with pytest.raises(literals.InvalidLiteral):
             literals.timestamp(bad)
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (("int2",), "SMALLINT"),
+        (("int4",), "INTEGER"),
+        (("int8",), "BIGINT"),
+        (("float4",), "REAL"),
+        (("float8",), "DOUBLE"),
+    ],
+)
+def test_postgresql_type_names_by_bytes(words: tuple[str, ...], expected: str) -> None:
+    diagnostics: list[Diagnostic] = []
+    assert str(resolve_type(TypeName(words, (), Span(0, 1)), diagnostics)) == expected
