@@ -8,7 +8,7 @@ IN lists to `or(eq, ...)`, `||` to `concat`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,7 @@ from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import aggregates, functions, literals, time_functions, types
 from backend.compiler.semantic.scope import Scope, resolve_column
 from backend.compiler.semantic.type_names import fixed_length, resolve_type
+from backend.compiler.semantic.types import SqlType
 from backend.compiler.source import Span
 from backend.compiler.suggest import Budget, did_you_mean
 from backend.compiler.syntax import ast
@@ -203,15 +204,41 @@ def _number(
     return plan.Literal(value, sql_type, False, span)
 
 
+DATETIME_LITERALS: dict[str, tuple[SqlType, Callable[[str], str]]] = {
+    "timestamp": (types.TIMESTAMP, literals.timestamp),
+    "date": (types.DATE, literals.date),
+    "time": (types.TIME, literals.time),
+}
+
+
 def _typed_literal(literal: ast.TypedLiteral, ctx: ExprContext) -> plan.Literal | None:
-    convert = {"timestamp": literals.timestamp, "date": literals.date, "time": literals.time}
-    sql_type = {"timestamp": types.TIMESTAMP, "date": types.DATE, "time": types.TIME}
+    return _datetime_literal(literal.type, literal.value, literal.span, ctx)
+
+
+def _datetime_literal(kind: str, text: str, span: Span, ctx: ExprContext) -> plan.Literal | None:
+    """`kind 'text'` (DATE '2020-01-01', ...), or None after reporting SQL206."""
+    sql_type, convert = DATETIME_LITERALS[kind]
     try:
-        value = convert[literal.type](literal.value)
+        value = convert(text)
     except literals.InvalidLiteral as exc:
-        ctx.report(Code.INVALID_LITERAL, exc.message, literal.span)
+        ctx.report(Code.INVALID_LITERAL, exc.message, span)
         return None
-    return plan.Literal(value, sql_type[literal.type], False, literal.span)
+    return plan.Literal(value, sql_type, False, span)
+
+
+def _compared_text(
+    left: plan.Expr, right: plan.Expr, ctx: ExprContext
+) -> tuple[plan.Expr | None, plan.Expr | None]:
+    """A string literal compared with a DATE, TIMESTAMP or TIME is a literal of that type,
+    as Calcite and Feldera read `d > '2020-01-01'` (None after reporting a bad one)."""
+    for text, other in ((left, right), (right, left)):
+        kind = other.type.kind.value.lower()
+        is_text = isinstance(text, plan.Literal) and isinstance(text.value, str)
+        if is_text and types.is_string(text.type) and kind in DATETIME_LITERALS:
+            assert isinstance(text, plan.Literal) and isinstance(text.value, str)
+            typed = _datetime_literal(kind, text.value, text.span, ctx)
+            return (typed, other) if text is left else (other, typed)
+    return left, right
 
 
 def _interval(literal: ast.IntervalLiteral, ctx: ExprContext) -> plan.Literal | None:
@@ -299,6 +326,9 @@ def _binary(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | Non
         return None
     nullable = left.nullable or right.nullable
     if expr.op in COMPARISONS:
+        left, right = _compared_text(left, right, ctx)
+        if left is None or right is None:
+            return None
         if not types.comparable(left.type, right.type):
             ctx.report(
                 Code.TYPE_MISMATCH,
@@ -369,11 +399,8 @@ def _check_boolean(operand: plan.Expr, keyword: str, ctx: ExprContext) -> bool:
 
 
 def _comparison_hint(left: plan.Expr, right: plan.Expr) -> str | None:
-    text, other = (left, right) if types.is_string(left.type) else (right, left)
-    if not types.is_string(text.type):
+    if not (types.is_string(left.type) or types.is_string(right.type)):
         return None
-    if types.is_datetime(other.type) and isinstance(text, plan.Literal):
-        return f"write {other.type} '{text.value}' for a {other.type} literal"
     return "use CAST to convert one side to the other's type"
 
 

@@ -225,3 +225,21 @@ def test_datetime_literals_are_canonical() -> None:
 def test_postgresql_type_names_by_bytes(words: tuple[str, ...], expected: str) -> None:
     diagnostics: list[Diagnostic] = []
     assert str(resolve_type(TypeName(words, (), Span(0, 1)), diagnostics)) == expected
+
+
+def test_a_string_literal_compared_with_a_date_or_time_is_one_of_that_type() -> None:
+    from backend.compiler import compile_program
+
+    result = compile_program(
+        "CREATE TABLE t (d DATE, ts TIMESTAMP, tm TIME);\n"
+        "CREATE VIEW v AS SELECT d > '2014-11-05' AS a, '2020-01-01' <= ts AS b, "
+        "tm = '10:00' AS c FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    exprs = result.to_json()["plan"]["views"][0]["query"]["exprs"]
+    literals = [e["args"][1] if e["args"][0]["kind"] == "column" else e["args"][0] for e in exprs]
+    assert [(lit["type"], lit["value"]) for lit in literals] == [
+        ("DATE", "2014-11-05"),
+        ("TIMESTAMP", "2020-01-01 00:00:00"),
+        ("TIME", "10:00:00"),
+    ]
