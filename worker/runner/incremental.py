@@ -10,6 +10,7 @@ exact under deletes: weights are +1/-1 multiplicities, never "insert only".
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -45,6 +46,7 @@ STATISTICS = frozenset({"stddev_samp", "stddev_pop", "var_samp", "var_pop"})
 AGGREGATE_FUNCTIONS = frozenset(
     {"count_star", "count", "sum", "avg", "min", "max", "bool_and", "bool_or", *STATISTICS}
     | {"arg_max", "arg_min", "bit_and", "bit_or", "bit_xor", "string_agg"}
+    | {"percentile_cont", "percentile_disc"}
 )
 
 
@@ -438,6 +440,11 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
             value = _string_agg(
                 x, weight, separator, agg["distinct"], list(zip(keys, order, strict=True))
             )
+        elif function in ("percentile_cont", "percentile_disc"):  # (x, fraction, descending)
+            x = F.col(positional(arg_index))
+            arg_index += 3
+            fraction = decimal.Decimal(str(agg["args"][1]["value"]))
+            value = _percentile(function, x, weight, fraction, agg["args"][2]["value"])
         else:
             x = F.col(positional(arg_index))
             arg_index += 1
@@ -475,6 +482,23 @@ def _string_agg(
     ordered = F.array_sort(items, lambda a, b: _compared(a, b, sort_keys))
     joined = F.array_join(F.transform(ordered, lambda i: i.getField("v")), separator)
     return F.when(F.count(x) > 0, joined)  # array_join skips NULLs
+
+
+def _percentile(
+    function: str, x: Column, weight: Column, fraction: decimal.Decimal, descending: bool
+) -> Column:
+    """PERCENTILE_CONT / PERCENTILE_DISC of the values of x that are not NULL, each as
+    many times as its rows hold it, in ascending or descending order."""
+    if function == "percentile_cont":  # interpolated: at 1 - p of the reversed order
+        at = 1 - fraction if descending else fraction
+        return F.percentile(x, F.lit(float(at)), weight)
+    copies = F.flatten(F.collect_list(F.when(x.isNotNull(), F.array_repeat(x, weight.cast("int")))))
+    values = F.array_sort(copies)
+    n = F.size(values)
+    # The first value whose cumulative share reaches p: place ceil(p n), at least 1 (p
+    # exact as a decimal, so that 0.7 of 10 is the 7th).
+    place = F.greatest(F.ceil(F.lit(fraction) * n), F.lit(1)).cast("int")
+    return F.when(n > 0, F.element_at(values, n - place + 1 if descending else place))
 
 
 def _compared(a: Column, b: Column, keys: list[tuple[str, Mapping[str, Any]]]) -> Column:

@@ -3,7 +3,7 @@
 COUNT, SUM, AVG, MIN, MAX; the statistics STDDEV_SAMP, STDDEV_POP, VAR_SAMP and
 VAR_POP (STDDEV and VARIANCE are the _SAMP ones); BOOL_AND and BOOL_OR (EVERY and
 SOME are their other names); ARG_MAX and ARG_MIN; BIT_AND, BIT_OR and BIT_XOR;
-STRING_AGG (LISTAGG); ANY_VALUE.
+STRING_AGG (LISTAGG); ANY_VALUE; PERCENTILE_CONT and PERCENTILE_DISC.
 
 Result types: COUNT is BIGINT NOT NULL; SUM of an integer is BIGINT, of a
 DECIMAL(p,s) DECIMAL(38,s) (as in Spark), of a float DOUBLE, of an interval the
@@ -38,8 +38,13 @@ BIT_AGGREGATES = ("bit_and", "bit_or", "bit_xor")
 # separator (a string literal, ',' when absent) in the order of their text, so the
 # answer does not depend on the rows' order (SQL leaves that order open).
 STRING_AGGREGATE = "string_agg"
+# PERCENTILE_CONT(p) / PERCENTILE_DISC(p) WITHIN GROUP (ORDER BY x [DESC]): the value at
+# fraction p of the group's values of x in that order (NULLs left out). CONT's is
+# interpolated between the two nearest values (DOUBLE); DISC's is the first value whose
+# cumulative share of the values reaches p (of x's type). In the plan: (x, p, descending).
+PERCENTILES = ("percentile_cont", "percentile_disc")
 # Aggregates not computed over a window (OVER) yet.
-NOT_OVER_WINDOWS = (*BIT_AGGREGATES, STRING_AGGREGATE, "listagg")
+NOT_OVER_WINDOWS = (*BIT_AGGREGATES, STRING_AGGREGATE, "listagg", *PERCENTILES)
 # Other spellings of an aggregate: the plan uses the name on the right.
 SPELLINGS = {
     "stddev": "stddev_samp",
@@ -62,6 +67,7 @@ COMPILED = (
     *ARG_EXTREMES,
     *BIT_AGGREGATES,
     STRING_AGGREGATE,
+    *PERCENTILES,
     *SPELLINGS,
 )
 # DISTINCT changes nothing for these (and is dropped); the statistics do not take it yet.
@@ -156,6 +162,32 @@ def _string_agg(
     return plan.AggCall(
         STRING_AGGREGATE, (value, separator), call.distinct, types.VARCHAR, True, call.span
     ), None
+
+
+def percentile(
+    call: ast.FunctionCall, args: tuple[plan.Expr, ...], key: plan.SortKey | None
+) -> tuple[plan.AggCall | None, str | None]:
+    """PERCENTILE_CONT / PERCENTILE_DISC (p) WITHIN GROUP (ORDER BY `key`): the plan's
+    call (x, p, descending), or an error message."""
+    shown = call.name.value.upper()
+    name = canonical_name(shown)
+    usage = f"{shown}(fraction) WITHIN GROUP (ORDER BY value)"
+    if key is None or len(args) != 1:
+        return None, f"{shown} expects one fraction and one ORDER BY value: {usage}"
+    if call.distinct:
+        return None, f"{shown} takes no DISTINCT: {usage}"
+    fraction = args[0]
+    value = fraction.value if isinstance(fraction, plan.Literal) else None
+    if not types.is_numeric(fraction.type) or value is None or not 0 <= float(value) <= 1:
+        return None, f"{shown}'s fraction must be a number literal from 0 to 1: {usage}"
+    x = key.expr
+    if name == "percentile_cont" and not types.is_numeric(x.type):
+        return None, f"Cannot apply {shown} to {x.type}: it interpolates numbers"
+    if types.is_null(x.type) or types.is_row(x.type):
+        return None, f"Cannot apply {shown} to {x.type}"
+    result = types.DOUBLE if name == "percentile_cont" else x.type
+    descending = plan.Literal(key.descending, types.BOOLEAN, False, call.span)
+    return plan.AggCall(name, (x, fraction, descending), False, result, True, call.span), None
 
 
 def filtered(agg: plan.AggCall, condition: plan.Expr) -> plan.AggCall:

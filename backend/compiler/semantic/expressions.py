@@ -813,11 +813,14 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
     present = tuple(arg for arg in bound if arg is not None)
     if len(present) < len(bound):
         return None
-    agg, problem = aggregates.agg_call(call, present)
+    if aggregates.canonical_name(call.name.value) in aggregates.PERCENTILES:
+        agg, problem = _percentile(call, present, inner, depth)
+    else:
+        agg, problem = aggregates.agg_call(call, present)
     if agg is None:
-        ctx.report(
-            Code.UNKNOWN_FUNCTION if call.star else Code.TYPE_MISMATCH, str(problem), call.span
-        )
+        if problem is not None:  # (else reported)
+            code = Code.UNKNOWN_FUNCTION if call.star else Code.TYPE_MISMATCH
+            ctx.report(code, problem, call.span)
         return None
     if call.order_by and agg.function == aggregates.STRING_AGGREGATE:
         # The other aggregates' values do not depend on their rows' order: theirs is left out.
@@ -839,6 +842,20 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
             return plan.AggregateRef(position, agg.type, agg.nullable, call.span)
     ctx.aggregates.append(agg)
     return plan.AggregateRef(len(ctx.aggregates) - 1, agg.type, agg.nullable, call.span)
+
+
+def _percentile(
+    call: ast.FunctionCall, args: tuple[plan.Expr, ...], inner: ExprContext, depth: int
+) -> tuple[plan.AggCall | None, str | None]:
+    """PERCENTILE_CONT / _DISC (p) WITHIN GROUP (ORDER BY x): x is bound as an argument."""
+    key = None
+    if len(call.order_by) == 1:
+        item = call.order_by[0]
+        x = bind_expr(item.expr, inner, depth)
+        if x is None:
+            return None, None
+        key = plan.SortKey(x, item.descending, False)
+    return aggregates.percentile(call, args, key)
 
 
 def _case(expr: ast.Case, ctx: ExprContext, depth: int) -> plan.Expr | None:

@@ -222,6 +222,14 @@ COMPILED_ONLY = [
     ("g_only_t", "SELECT g FROM t EXCEPT SELECT g FROM u"),
     ("g_only_t_all", "SELECT g FROM t EXCEPT ALL SELECT g FROM u"),
     ("top3", "SELECT id, g, x FROM t ORDER BY x DESC NULLS LAST, id, g LIMIT 3"),
+    (
+        "percentiles",
+        "SELECT g, PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x), "
+        "PERCENTILE_CONT(0.3) WITHIN GROUP (ORDER BY x DESC), "
+        "PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY x), "
+        "PERCENTILE_DISC(0.7) WITHIN GROUP (ORDER BY x DESC), "
+        "PERCENTILE_DISC(0.4) WITHIN GROUP (ORDER BY id) FILTER (WHERE x > 2) FROM t GROUP BY g",
+    ),
     ("page2", "SELECT g, x FROM t ORDER BY g NULLS FIRST, x LIMIT 2 OFFSET 2"),
     (
         "numbers",

@@ -84,6 +84,41 @@ def test_statistics_and_boolean_aggregates_run_over_windows() -> None:
         ("SELECT LISTAGG(s, g) FROM t", "SQL206", "LISTAGG's separator must be a string literal"),
         ("SELECT STRING_AGG(s, ',', ';') FROM t", "SQL206", "STRING_AGG expects 1 or 2 arguments"),
         ("SELECT STRING_AGG(s) OVER (PARTITION BY g) FROM t", "SQL401", "STRING_AGG(...) OVER"),
+        (
+            "SELECT PERCENTILE_CONT(0.5) FROM t",
+            "SQL206",
+            "PERCENTILE_CONT expects one fraction and one ORDER BY value",
+        ),
+        (
+            "SELECT PERCENTILE_DISC(x) WITHIN GROUP (ORDER BY x) FROM t",
+            "SQL206",
+            "PERCENTILE_DISC's fraction must be a number literal from 0 to 1",
+        ),
+        (
+            "SELECT PERCENTILE_CONT(1.01) WITHIN GROUP (ORDER BY x) FROM t",
+            "SQL206",
+            "PERCENTILE_CONT's fraction must be a number literal from 0 to 1",
+        ),
+        (
+            "SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY s) FROM t",
+            "SQL206",
+            "Cannot apply PERCENTILE_CONT to VARCHAR: it interpolates numbers",
+        ),
+        (
+            "SELECT PERCENTILE_DISC(DISTINCT 0.5) WITHIN GROUP (ORDER BY x) FROM t",
+            "SQL206",
+            "PERCENTILE_DISC takes no DISTINCT",
+        ),
+        (
+            "SELECT PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY x, f) FROM t",
+            "SQL206",
+            "PERCENTILE_DISC expects one fraction and one ORDER BY value",
+        ),
+        (
+            "SELECT PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY y) FROM t",
+            "SQL202",
+            "Unknown column 'y'",
+        ),
     ],
 )
 def test_wrong_arguments_are_errors(sql: str, code: str, message: str) -> None:
@@ -205,3 +240,24 @@ def test_string_agg_distinct_is_ordered_only_by_its_value() -> None:
 def test_order_by_inside_a_call_is_for_aggregates(sql: str, where: str) -> None:
     [(code, message)] = _errors(sql)
     assert code == "SQL213" and message.endswith(f"orders an aggregate's rows, not {where}")
+
+
+def test_percentiles_take_their_order_by_value_fraction_and_direction() -> None:
+    compiled = _compiled(
+        "SELECT g, PERCENTILE_CONT(0.25) WITHIN GROUP (ORDER BY x DESC) AS c, "
+        "PERCENTILE_DISC(1) WITHIN GROUP (ORDER BY s) AS d FROM t GROUP BY g"
+    )
+    [aggregate] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
+    cont, disc = aggregate["aggregates"]
+    assert (cont["function"], cont["type"], disc["function"], disc["type"]) == (
+        "percentile_cont",
+        "DOUBLE",
+        "percentile_disc",
+        "VARCHAR",
+    )
+    assert [(a.get("index"), a.get("value")) for a in cont["args"]] == [
+        (1, None),
+        (None, "0.25"),
+        (None, True),
+    ]
+    assert [a.get("value") for a in disc["args"][1:]] == [1, False]
