@@ -230,7 +230,14 @@ def _compared_text(
     left: plan.Expr, right: plan.Expr, ctx: ExprContext
 ) -> tuple[plan.Expr | None, plan.Expr | None]:
     """A string literal compared with a DATE, TIMESTAMP or TIME is a literal of that type,
-    as Calcite and Feldera read `d > '2020-01-01'` (None after reporting a bad one)."""
+    as Calcite and Feldera read `d > '2020-01-01'` (None after reporting a bad one); a
+    number literal compared with a REAL is a REAL, as in Feldera (`r = -57681.18` holds
+    for the REAL that literal makes, which as a DOUBLE is -57681.1796875)."""
+    for number, other in ((left, right), (right, left)):
+        literal = isinstance(number, plan.Literal) and types.is_numeric(number.type)
+        if literal and other.type == types.REAL and number.type != types.REAL:
+            real = plan.Cast(number, types.REAL, number.nullable, number.span)
+            return (real, other) if number is left else (other, real)
     for text, other in ((left, right), (right, left)):
         kind = other.type.kind.value.lower()
         is_text = isinstance(text, plan.Literal) and isinstance(text.value, str)

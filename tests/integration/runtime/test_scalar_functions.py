@@ -152,7 +152,8 @@ def test_regexp_extract_split_index_and_strftime_formats(spark: SparkSession) ->
 
 
 CASTS = """
-CREATE TABLE t (s VARCHAR, short VARCHAR, b BOOLEAN, nb BOOLEAN, d DATE, i2 INT2, f8 FLOAT8);
+CREATE TABLE t (s VARCHAR, short VARCHAR, b BOOLEAN, nb BOOLEAN, d DATE, i2 INT2, f8 FLOAT8,
+    r REAL);
 CREATE VIEW casts AS SELECT
     CAST(s AS VARCHAR(5)) AS varchar_5, CAST(short AS VARCHAR(5)) AS varchar_short,
     CAST(s AS CHAR(7)) AS char_7, CAST(short AS CHARACTER(4)) AS char_padded,
@@ -160,17 +161,19 @@ CREATE VIEW casts AS SELECT
     CAST(b AS VARCHAR) AS true_text, CAST(NOT b AS VARCHAR(3)) AS false_cut,
     CAST(nb AS VARCHAR) AS null_text, CONCAT(b, '!') AS concat_bool,
     TIMESTAMP_TRUNC(d, MONTH) AS ts_month, DATE_TRUNC(d, MONTH) AS date_month,
-    i2 + 1 AS smallint_plus, f8 / 4 AS double_quarter
+    i2 + 1 AS smallint_plus, f8 / 4 AS double_quarter,
+    r = -57681.18 AS real_equal, r > -57681.18 AS real_greater, d > '2020-06-20' AS date_text
 FROM t;
 """
 
 
 def test_casts_to_char_and_varchar_lengths_and_of_booleans(spark: SparkSession) -> None:
     """CAST to CHAR(n) pads or cuts to n, to VARCHAR(n) cuts; a BOOLEAN as text is TRUE or
-    FALSE (Calcite, Feldera); TIMESTAMP_TRUNC of a DATE is a TIMESTAMP."""
+    FALSE (Calcite, Feldera); TIMESTAMP_TRUNC of a DATE is a TIMESTAMP. A number literal
+    compared with a REAL is a REAL, a string literal compared with a DATE a DATE."""
     plan = compile_program(CASTS).to_json()["plan"]
     row = {"s": "variable-length", "short": "ab", "b": True, "nb": None, "d": "2020-06-21",
-           "i2": 7, "f8": 1.0}  # fmt: skip
+           "i2": 7, "f8": 1.0, "r": -57681.18}  # fmt: skip
     deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
     [casts] = deltas["casts"]
     assert casts["insert"] == {
@@ -188,4 +191,7 @@ def test_casts_to_char_and_varchar_lengths_and_of_booleans(spark: SparkSession) 
         "date_month": "2020-06-01",
         "smallint_plus": 8,
         "double_quarter": 0.25,
+        "real_equal": True,
+        "real_greater": False,
+        "date_text": True,
     }
