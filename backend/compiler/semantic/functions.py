@@ -65,7 +65,10 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "trunc": Arity(1, 2),
     "power": Arity(2, 2),
     "mod": Arity(2, 2),
-    **{name: Arity(1, 1) for name in ("char_length", "character_length", "length", "initcap")},
+    **{
+        name: Arity(1, 1)
+        for name in ("char_length", "character_length", "length", "len", "initcap")
+    },
     "substring": Arity(2, 3),
     "substr": Arity(2, 3),
     **{name: Arity(1, 2) for name in ("trim", "ltrim", "rtrim")},
@@ -104,6 +107,7 @@ CANONICAL = {
     "ceiling": "ceil",
     "character_length": "char_length",
     "length": "char_length",
+    "len": "char_length",  # as Calcite's and Feldera's LEN
     "substr": "substring",
     "datediff": "timestampdiff",  # as Calcite (for PostgreSQL) and Feldera have it
 }
@@ -446,7 +450,10 @@ _TYPED: dict[str, Typing] = {
     "truncate": _to_scale,
     "trunc": _to_scale,
     "mod": _mod,
-    **{name: _strings(types.INTEGER) for name in ("char_length", "character_length", "length")},
+    **{
+        name: _strings(types.INTEGER)
+        for name in ("char_length", "character_length", "length", "len")
+    },
     "position": _strings(types.INTEGER),
     "initcap": _strings(types.VARCHAR),
     "substring": _strings(types.VARCHAR, frozenset({1, 2})),

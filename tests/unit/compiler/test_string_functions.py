@@ -171,3 +171,10 @@ def test_split_index_takes_a_separator_constant() -> None:
     assert _errors("SELECT SPLIT_INDEX(s, ',', s) FROM t") == [
         ("SQL206", "SPLIT_INDEX expects an integer as argument 3, found VARCHAR")
     ]
+
+
+def test_len_and_length_are_char_length() -> None:
+    result = compile_program(DDL + "CREATE VIEW v AS SELECT LEN(s) AS a, LENGTH(s) AS b FROM t;")
+    assert not result.has_errors, result.diagnostics_json()
+    exprs = result.to_json()["plan"]["views"][0]["query"]["exprs"]
+    assert [(e["function"], e["type"]) for e in exprs] == [("char_length", "INTEGER")] * 2
