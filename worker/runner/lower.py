@@ -131,6 +131,12 @@ UNARY: dict[str, Callable[[Column], Column]] = {
     # Spark's, as Calcite's, are Java's Math functions: ASIN(2) is NaN, COT(0) Infinity.
     **{name: getattr(F, name) for name in ("sin", "cos", "tan", "cot", "asin", "acos", "atan")},
     **{name: getattr(F, name) for name in ("sinh", "cosh", "tanh", "degrees", "radians", "cbrt")},
+    **{name: getattr(F, name) for name in ("sec", "csc", "asinh", "acosh", "atanh")},
+    # 1 / x as a power: Infinity at 0, as Java's division of doubles (Spark's ANSI
+    # division would fail).
+    "sech": lambda a: F.pow(F.cosh(a), -1.0),
+    "csch": lambda a: F.pow(F.sinh(a), -1.0),
+    "coth": lambda a: F.pow(F.tanh(a), -1.0),
     "is_nan": lambda a: F.when(a.isNotNull(), F.isnan(a)),  # Spark's isnan(NULL) is false
     "is_inf": lambda a: F.abs(a) == F.lit(float("inf")),
     "ascii": F.ascii,  # the code point of the first character, as Calcite's
@@ -356,6 +362,7 @@ SCALAR: dict[str, Scalar] = {
     "exp": lambda a, r: F.exp(a[0]),
     "ln": lambda a, r: F.ln(a[0]),
     "log10": lambda a, r: F.log10(a[0]),
+    "log": lambda a, r: F.ln(a[0]) if len(a) == 1 else F.call_function("log", a[1], a[0]),
     "sign": lambda a, r: F.signum(a[0]),
     "replace": lambda a, r: F.replace(a[0], a[1], a[2]),
     "position": lambda a, r: F.call_function("locate", a[0], a[1]),

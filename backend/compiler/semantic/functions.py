@@ -39,7 +39,7 @@ class Arity:
 # fmt: off
 DOUBLE_FUNCTIONS = (
     "sin", "cos", "tan", "cot", "asin", "acos", "atan", "sinh", "cosh", "tanh", "degrees",
-    "radians", "cbrt",
+    "radians", "cbrt", "sec", "csc", "asinh", "acosh", "atanh", "sech", "csch", "coth",
 )
 # fmt: on
 # Functions of a DATE or TIMESTAMP: DAYNAME and MONTHNAME (MySQL's, in Calcite's
@@ -57,6 +57,7 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "sign": Arity(1, 1),
     **{name: Arity(1, 1) for name in (*DOUBLE_FUNCTIONS, "is_inf", "is_nan")},
     "atan2": Arity(2, 2),  # ATAN2(y, x)
+    "log": Arity(1, 2),  # LOG(x [, base]): of base e when not given
     "pi": Arity(0, 0),  # PI() as well as the bare word PI (NILADIC_CONSTANTS)
     "round": Arity(1, 2),
     # TRUNCATE(x [, n]) (TRUNC too, as DuckDB and PostgreSQL spell it): x cut toward
@@ -443,7 +444,7 @@ _TYPED: dict[str, Typing] = {
     **{name: _numeric(None) for name in ("floor", "ceil", "ceiling", "sign")},
     **{
         name: _numeric(types.DOUBLE)
-        for name in ("sqrt", "exp", "ln", "log10", "power", *DOUBLE_FUNCTIONS, "atan2", "pi")
+        for name in ("sqrt", "exp", "ln", "log", "log10", "power", *DOUBLE_FUNCTIONS, "atan2", "pi")
     },
     **{name: _numeric(types.BOOLEAN) for name in ("is_inf", "is_nan")},
     "round": _to_scale,

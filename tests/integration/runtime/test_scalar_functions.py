@@ -21,7 +21,10 @@ CREATE VIEW math AS SELECT
     ATAN2(i, z) AS atan2_zero_left, ATAN2(i, 1) AS atan2_zero, ATAN2(1, i) AS atan2_up,
     SIN(n) AS sin_null, ATAN2(n, i) AS atan2_null,
     IS_NAN(ASIN(f)) AS nan, IS_NAN(f) AS not_nan, IS_NAN(n) AS nan_null, IS_INF(COT(i)) AS inf,
-    IS_INF(i) AS not_inf, IS_INF(n) AS inf_null, SINH(i) AS sinh, COSH(i) AS cosh, TANH(f) AS tanh
+    IS_INF(i) AS not_inf, IS_INF(n) AS inf_null, SINH(i) AS sinh, COSH(i) AS cosh, TANH(f) AS tanh,
+    SEC(i) AS sec_0, CSC(i) AS csc_0, ASINH(f) AS asinh, ACOSH(i) AS acosh_0,
+    ATANH(f / 2) AS atanh_1, SECH(i) AS sech_0, CSCH(i) AS csch_0, COTH(i) AS coth_0,
+    COTH(f) AS coth, LOG(f * 4, 2) AS log_8_base_2, LOG(f) AS log_e, LOG(n, 2) AS log_null
 FROM t;
 CREATE VIEW strings AS SELECT
     ASCII(s) AS ascii, ASCII(e) AS ascii_empty, ASCII(ns) AS ascii_null,
@@ -71,6 +74,18 @@ def test_math_and_string_functions_at_their_edges(spark: SparkSession) -> None:
         "sinh": 0.0,
         "cosh": 1.0,
         "tanh": math.tanh(2.0),
+        "sec_0": 1.0,
+        "csc_0": "Infinity",
+        "asinh": math.asinh(2.0),
+        "acosh_0": "NaN",
+        "atanh_1": "Infinity",
+        "sech_0": 1.0,
+        "csch_0": "Infinity",
+        "coth_0": "Infinity",
+        "coth": 1 / math.tanh(2.0),
+        "log_8_base_2": 3.0,
+        "log_e": math.log(2.0),
+        "log_null": None,
     }
     [strings] = deltas["strings"]
     assert strings["insert"] == {
