@@ -543,6 +543,11 @@ def _aggregate_function(
         return F.bit_and(x)
     if function == "bit_or":
         return F.bit_or(x)
+    if distinct and function in STATISTICS:  # over the distinct values, each once
+        values = F.collect_set(x.cast("double"))
+        total = F.aggregate(values, F.lit(0.0), lambda acc, v: acc + v)
+        squares = F.aggregate(values, F.lit(0.0), lambda acc, v: acc + v * v)
+        return _statistic(function, total, squares, F.size(values))
     if distinct:
         distinct_functions: dict[str, Callable[[Column], Column]] = {
             "count": F.count_distinct,
@@ -562,15 +567,15 @@ def _aggregate_function(
     if function == "avg":
         return F.when(count > 0, total / count)
     if function in STATISTICS:
-        return _statistic(function, x.cast("double"), weight, count)
+        x = x.cast("double")
+        squares = F.sum(F.when(x.isNotNull(), x * x * weight))
+        return _statistic(function, F.sum(F.when(x.isNotNull(), x * weight)), squares, count)
     raise LoweringError(f"unknown aggregate function {function!r}")
 
 
-def _statistic(function: str, x: Column, weight: Column, count: Column) -> Column:
-    """A variance or standard deviation of weighted values (NULLs left out): the sum of
-    squared deviations is sum(w x^2) - (sum(w x))^2 / n."""
-    total = F.sum(F.when(x.isNotNull(), x * weight))
-    squares = F.sum(F.when(x.isNotNull(), x * x * weight))
+def _statistic(function: str, total: Column, squares: Column, count: Column) -> Column:
+    """A variance or standard deviation of `count` values (NULLs left out) of sum `total`
+    and sum of squares `squares`: the sum of squared deviations is squares - total^2 / n."""
     deviations = F.greatest(squares - total * total / count, F.lit(0.0))
     population = function.endswith("_pop")
     variance = deviations / (count if population else count - 1)

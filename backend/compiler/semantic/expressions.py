@@ -806,10 +806,7 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
     if call.name.value.lower() not in aggregates.COMPILED:
         ctx.not_supported(f"aggregate function {shown}", call.span)
         return None
-    if call.distinct and aggregates.canonical_name(call.name.value) in (
-        *aggregates.STATISTICS,
-        "bit_xor",
-    ):
+    if call.distinct and aggregates.canonical_name(call.name.value) == "bit_xor":
         ctx.not_supported(f"{shown}(DISTINCT ...)", call.span)
         return None
     inner = replace(

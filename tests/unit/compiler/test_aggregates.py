@@ -67,7 +67,6 @@ def test_statistics_and_boolean_aggregates_run_over_windows() -> None:
     [
         ("SELECT STDDEV(s) FROM t", "SQL206", "Cannot apply STDDEV to VARCHAR"),
         ("SELECT BOOL_AND(x) FROM t", "SQL206", "Cannot apply BOOL_AND to INTEGER"),
-        ("SELECT VAR_POP(DISTINCT x) FROM t", "SQL401", "VAR_POP(DISTINCT ...)"),
         ("SELECT EVERY(ok, ok) FROM t", "SQL206", "EVERY expects 1 argument, got 2"),
         ("SELECT SUM(x) FILTER (WHERE x) FROM t", "SQL206", "FILTER (WHERE ...) expects BOOLEAN"),
         ("SELECT ARG_MAX(x) FROM t", "SQL206", "ARG_MAX expects 2 arguments (value, compared)"),
@@ -261,3 +260,12 @@ def test_percentiles_take_their_order_by_value_fraction_and_direction() -> None:
         (None, True),
     ]
     assert [a.get("value") for a in disc["args"][1:]] == [1, False]
+
+
+def test_statistics_take_distinct() -> None:
+    compiled = _compiled("SELECT VAR_POP(DISTINCT x) AS v, STDDEV(DISTINCT f) AS s FROM t")
+    [aggregate] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
+    assert [(a["function"], a["distinct"]) for a in aggregate["aggregates"]] == [
+        ("var_pop", True),
+        ("stddev_samp", True),
+    ]
