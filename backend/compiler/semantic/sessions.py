@@ -71,8 +71,8 @@ def sessioned(
     others = tuple(k for i, k in enumerate(keys) if i != at[0])
     width = len(source.columns)
     rel = with_session(source, time, gap, others, call.span)
-    start = plan.ColumnRef(width, "session_start", types.TIMESTAMP, True, call.span)
-    end = plan.ColumnRef(width + 1, "session_end", types.TIMESTAMP, True, call.span)
+    start = plan.ColumnRef(width, "session_start", types.TIMESTAMP, time.nullable, call.span)
+    end = plan.ColumnRef(width + 1, "session_end", types.TIMESTAMP, time.nullable, call.span)
     position = at[0]
     grouped = (*keys[:position], start, *keys[position + 1 :], end)
     windows = {shape(call): position, shape(replace(call, function=END)): len(keys)}
@@ -94,8 +94,8 @@ def with_session(
     width = len(source.columns)
     by_time = (plan.SortKey(time, False, False),)
 
-    def timestamp(index: int, name: str) -> plan.ColumnRef:
-        return plan.ColumnRef(index, name, types.TIMESTAMP, True, span)
+    def timestamp(index: int, name: str, nullable: bool = True) -> plan.ColumnRef:
+        return plan.ColumnRef(index, name, types.TIMESTAMP, nullable, span)
 
     def call(function: str, *args: plan.Expr) -> plan.Call:
         result = types.BOOLEAN if function in ("is_null", "ge") else types.TIMESTAMP
@@ -123,7 +123,7 @@ def with_session(
             plan.ColumnRef(i, f.name, f.type, f.nullable, span)
             for i, f in enumerate(source.columns)
         )
-        fields = tuple(plan.Field(name, types.TIMESTAMP, True) for name, _ in added)
+        fields = tuple(plan.Field(name, types.TIMESTAMP, expr.nullable) for name, expr in added)
         exprs = (*kept, *(expr for _, expr in added))
         return plan.Project(rel, exprs, (*source.columns, *fields), span)
 
@@ -150,5 +150,6 @@ def with_session(
     rel = with_source(rel, ("start", own))
     start = timestamp(width, "start")
     rel = window(rel, CLOSE, (time, gap), (*others, start), whole=True, name="end")
-    end = timestamp(width + 1, "end")
-    return with_source(rel, (names[0], start), (names[1], end))
+    # NULL only for a NULL time.
+    bounds = timestamp(width, "start", time.nullable), timestamp(width + 1, "end", time.nullable)
+    return with_source(rel, (names[0], bounds[0]), (names[1], bounds[1]))

@@ -200,3 +200,13 @@ def test_partition_by_is_refused_where_a_table_function_takes_no_keys() -> None:
         "TO_CHANGELOG takes no PARTITION BY (SESSION does)",
         span,
     )
+
+
+def test_a_sessions_bounds_are_null_only_for_a_null_time() -> None:
+    # t's ts is NOT NULL; lt's is not.
+    for table, nullable in (("t", False), ("lt", True)):
+        _, relation = compiled_view(
+            f"CREATE VIEW v AS SELECT * FROM TABLE(SESSION(TABLE {table}, DESCRIPTOR(ts), {GAP}))"
+        )
+        bounds = [c["nullable"] for c in relation["columns"] if c["name"].startswith("window_")]
+        assert bounds == [nullable, nullable], table
