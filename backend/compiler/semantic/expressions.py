@@ -635,6 +635,8 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         return time_functions.window_call(call, present, ctx.group_by, selecting, ctx.diagnostics)
     if name in time_functions.DATE_PART_FUNCTIONS and not call.name.quoted:
         return _date_part_call(call, ctx, depth)
+    if name == "date_part" and not call.name.quoted:
+        return _date_part_of_unit(call, ctx, depth)
     if name in time_functions.TIMESTAMP_ARITHMETIC and not call.name.quoted:
         return _timestamp_arithmetic_call(call, ctx, depth)
     if name in time_functions.TRUNCATIONS and not call.name.quoted:
@@ -711,6 +713,28 @@ def _date_part_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
     if operand is None:
         return None
     unit = time_functions.DATE_PART_FUNCTIONS[call.name.value.lower()]
+    return time_functions.date_part(unit, shown, operand, call.span, ctx.diagnostics)
+
+
+def _date_part_of_unit(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """DATE_PART(unit, x): EXTRACT(unit FROM x), the unit a word (Feldera's DATE_PART(HOUR,
+    ts)) or a string (PostgreSQL's DATE_PART('hour', ts))."""
+    word = call.args[0] if len(call.args) == 2 else None
+    unit = None
+    if isinstance(word, ast.StringLiteral):
+        unit = word.value.lower()
+    elif isinstance(word, ast.ColumnRef) and len(word.parts) == 1 and not word.parts[0].quoted:
+        unit = word.parts[0].value.lower()
+    if unit not in time_functions.EXTRACT_UNITS or call.star or call.distinct:
+        units = ", ".join(u.upper() for u in time_functions.EXTRACT_UNITS)
+        message = f"DATE_PART expects a unit and a value, the unit one of {units}"
+        ctx.report(Code.INVALID_LITERAL, message, call.span)
+        _bind_parts(call.args[1:], ctx, depth)
+        return None
+    operand = bind_expr(call.args[1], ctx, depth)
+    if operand is None:
+        return None
+    shown = f"DATE_PART {unit.upper()}"
     return time_functions.date_part(unit, shown, operand, call.span, ctx.diagnostics)
 
 

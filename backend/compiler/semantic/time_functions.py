@@ -119,13 +119,15 @@ def date_part(
     """EXTRACT(unit FROM operand) (`shown` names it in errors), or None after an error."""
     allowed = {
         types.TypeKind.TIMESTAMP: EXTRACT_UNITS,
-        types.TypeKind.DATE: (*DATE_UNITS, "epoch"),
+        types.TypeKind.DATE: EXTRACT_UNITS,
         types.TypeKind.TIME: TIME_UNITS,
     }
     if unit not in allowed.get(operand.type.kind, ()):
         message = f"Cannot {shown} from {operand.type}"
         diagnostics.append(error(Code.TYPE_MISMATCH, message, operand.span))
         return None
+    if operand.type == types.DATE and unit in TIME_UNITS:  # of its midnight: 0, as Feldera
+        operand = plan.Cast(operand, types.TIMESTAMP, operand.nullable, operand.span)
     return plan.Call(f"extract_{unit}", (operand,), types.BIGINT, operand.nullable, span)
 
 

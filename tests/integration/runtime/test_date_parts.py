@@ -23,7 +23,9 @@ CREATE VIEW parts AS SELECT
     EXTRACT(ISOYEAR FROM d) AS d_isoyear, EXTRACT(DECADE FROM ts) AS decade,
     EXTRACT(CENTURY FROM ts) AS century, EXTRACT(CENTURY FROM DATE '2000-12-31') AS c2000,
     EXTRACT(MILLENNIUM FROM ts) AS millennium,
-    EXTRACT(MILLENNIUM FROM DATE '2000-01-01') AS m2000
+    EXTRACT(MILLENNIUM FROM DATE '2000-01-01') AS m2000,
+    EXTRACT(HOUR FROM d) AS d_hour, SECOND(d) AS d_second, DATE_PART(MONTH, ts) AS part_month,
+    DATE_PART('doy', d) AS part_doy
 FROM t;
 """
 
@@ -66,6 +68,10 @@ def test_date_parts_of_a_timestamp_a_date_and_a_time(spark: SparkSession) -> Non
         "c2000": 20,
         "millennium": 3,
         "m2000": 2,
+        "d_hour": 0,  # a DATE's time units are its midnight's, as Feldera's
+        "d_second": 0,
+        "part_month": 12,
+        "part_doy": 1,
     }
 
 

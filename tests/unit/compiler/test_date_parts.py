@@ -40,12 +40,13 @@ def test_every_unit_of_extract_and_its_function_is_a_bigint() -> None:
 @pytest.mark.parametrize(
     ("sql", "message"),
     [
-        ("SELECT HOUR(d) FROM t", "Cannot HOUR from DATE"),
         ("SELECT EXTRACT(DOW FROM tm) FROM t", "Cannot EXTRACT DOW from TIME"),
         ("SELECT YEAR(s) FROM t", "Cannot YEAR from VARCHAR"),
         ("SELECT EXTRACT(FORTNIGHT FROM ts) FROM t", "Cannot EXTRACT FORTNIGHT"),
         ("SELECT EXTRACT(EPOCH FROM tm) FROM t", "Cannot EXTRACT EPOCH from TIME"),
-        ("SELECT EXTRACT(MILLISECOND FROM d) FROM t", "Cannot EXTRACT MILLISECOND from DATE"),
+        ("SELECT DATE_PART(FORTNIGHT, ts) FROM t", "DATE_PART expects a unit and a value"),
+        ("SELECT DATE_PART('hour') FROM t", "DATE_PART expects a unit and a value"),
+        ("SELECT DATE_PART(DOW, tm) FROM t", "Cannot DATE_PART DOW from TIME"),
         ("SELECT YEAR(ts, d) FROM t", "YEAR expects 1 argument"),
         ("SELECT MONTH(*) FROM t", "MONTH expects 1 argument"),
     ],
@@ -150,3 +151,16 @@ def test_datediff_is_timestampdiff() -> None:
     assert _without_spans(view["query"]) == _without_spans(expected["query"])
     errors = _errors("CREATE VIEW v AS SELECT DATEDIFF(FORTNIGHT, d, ts) FROM t;")
     assert len(errors) == 1 and errors[0][1].startswith("DATEDIFF expects a time unit"), errors
+
+
+def test_date_part_names_its_unit_and_a_dates_time_units_are_its_midnights() -> None:
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT DATE_PART(HOUR, ts) AS a, DATE_PART('dow', d) AS b, "
+        "EXTRACT(HOUR FROM d) AS c, MINUTE(d) AS e FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    exprs = result.to_json()["plan"]["views"][0]["query"]["exprs"]
+    functions = [e["function"] for e in exprs]
+    assert functions == ["extract_hour", "extract_dow", "extract_hour", "extract_minute"]
+    # A DATE's time units are those of its midnight, TIMESTAMP, as Feldera's: 0.
+    assert [e["args"][0]["kind"] for e in exprs] == ["column", "column", "cast", "cast"]
