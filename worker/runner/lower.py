@@ -358,7 +358,7 @@ SCALAR: dict[str, Scalar] = {
     "trim": lambda a, r: F.trim(*a),
     "ltrim": lambda a, r: F.ltrim(*a),
     "rtrim": lambda a, r: F.rtrim(*a),
-    "initcap": lambda a, r: F.initcap(a[0]),
+    "initcap": lambda a, r: _initcap(a[0]),
     "exp": lambda a, r: F.exp(a[0]),
     "ln": lambda a, r: F.ln(a[0]),
     "log10": lambda a, r: F.log10(a[0]),
@@ -387,6 +387,20 @@ SCALAR: dict[str, Scalar] = {
     "overlay": _overlay,
     "field": _field,
 }
+
+
+def _initcap(text: Column) -> Column:
+    """Each word's first letter in upper case, the others in lower case, a word being a run
+    of letters and digits (Calcite's and Feldera's INITCAP: 'h@pP' is 'H@Pp'); Spark's own
+    starts words only after white space."""
+    chars = F.split(text, "")
+
+    def cased(char: Column, index: Column) -> Column:
+        before = F.element_at(chars, F.greatest(index, F.lit(1)))  # (1-based: the previous)
+        starts = (index == 0) | ~before.rlike(r"^[\p{L}\p{Nd}]$")
+        return F.when(starts, F.upper(char)).otherwise(F.lower(char))
+
+    return F.array_join(F.transform(chars, cased), "")
 
 
 def lower_expr(expr: Mapping[str, Any]) -> Column:

@@ -176,7 +176,7 @@ CREATE VIEW casts AS SELECT
     CAST(b AS VARCHAR) AS true_text, CAST(NOT b AS VARCHAR(3)) AS false_cut,
     CAST(nb AS VARCHAR) AS null_text, CONCAT(b, '!') AS concat_bool,
     TIMESTAMP_TRUNC(d, MONTH) AS ts_month, DATE_TRUNC(d, MONTH) AS date_month,
-    i2 + 1 AS smallint_plus, f8 / 4 AS double_quarter,
+    i2 + 1 AS smallint_plus, f8 / 4 AS double_quarter, INITCAP('h@pP√ fOO_bar 2nd') AS words,
     r = -57681.18 AS real_equal, r > -57681.18 AS real_greater, d > '2020-06-20' AS date_text
 FROM t;
 """
@@ -206,6 +206,7 @@ def test_casts_to_char_and_varchar_lengths_and_of_booleans(spark: SparkSession) 
         "date_month": "2020-06-01",
         "smallint_plus": 8,
         "double_quarter": 0.25,
+        "words": "H@Pp√ Foo_Bar 2nd",  # a word: letters and digits (Calcite, Feldera)
         "real_equal": True,
         "real_greater": False,
         "date_text": True,
