@@ -6,7 +6,10 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
+from backend.compiler import compile_program
 from worker.replay import compile_with_queries, replay
+from worker.runner.source import SCHEMA
+from worker.runner.step import Change, compute_step
 
 Row = dict[str, Any]
 
@@ -18,6 +21,14 @@ def as_text(row: Row) -> str:
 def in_order(rows: Iterable[Row]) -> list[Row]:
     """Rows in the order `contents_by_step` gives them by default: by their text."""
     return sorted(rows, key=as_text)
+
+
+def changes_of_one_row(
+    spark: SparkSession, program: str, row: Row, table: str = "t"
+) -> dict[str, list[Change]]:
+    """Each view's changes when the first step of `program` inserts `row` into `table`."""
+    plan = compile_program(program).to_json()["plan"]
+    return compute_step(plan, spark.createDataFrame([(1, table, 1, json.dumps(row))], SCHEMA))
 
 
 def contents_by_step(

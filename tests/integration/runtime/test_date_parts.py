@@ -1,13 +1,9 @@
 """EXTRACT's units, YEAR(ts)-style functions, TIMESTAMPADD and TIMESTAMPDIFF give
 Calcite's values on Spark."""
 
-import json
-
 from pyspark.sql import SparkSession
 
-from backend.compiler import compile_program
-from worker.runner.source import SCHEMA
-from worker.runner.step import compute_step
+from tests.integration.runtime.replays import changes_of_one_row
 
 PROGRAM = """
 CREATE TABLE t (ts TIMESTAMP, d DATE, tm TIME);
@@ -31,11 +27,10 @@ FROM t;
 
 
 def test_date_parts_of_a_timestamp_a_date_and_a_time(spark: SparkSession) -> None:
-    plan = compile_program(PROGRAM).to_json()["plan"]
     # 2024-12-31 is a Tuesday in ISO week 1 of 2025, the 366th day of a leap year;
     # 2023-01-01 is a Sunday in ISO week 52 of 2022.
     row = {"ts": "2024-12-31 10:20:30.123456", "d": "2023-01-01", "tm": "23:59:58.5"}
-    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    deltas = changes_of_one_row(spark, PROGRAM, row)
     [change] = deltas["parts"]
     assert change["insert"] == {
         "y": 2024,
@@ -86,9 +81,8 @@ FROM t;
 
 
 def test_timestampadd_and_timestampdiff(spark: SparkSession) -> None:
-    plan = compile_program(ARITHMETIC).to_json()["plan"]
     row = {"ts": "2024-12-31 22:00:00", "d": "2023-12-31"}
-    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    deltas = changes_of_one_row(spark, ARITHMETIC, row)
     [change] = deltas["moved"]
     assert change["insert"] == {
         "later": "2025-01-01 03:00:00",
@@ -110,9 +104,8 @@ FROM t;
 
 
 def test_date_trunc_in_either_order_is_floor(spark: SparkSession) -> None:
-    plan = compile_program(TRUNCATED).to_json()["plan"]
     row = {"ts": "2024-12-31 10:20:30", "d": "2023-02-17"}  # a Tuesday; weeks start Monday
-    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    deltas = changes_of_one_row(spark, TRUNCATED, row)
     [change] = deltas["truncated"]
     assert change["insert"] == {
         "h": "2024-12-31 10:00:00",
@@ -134,9 +127,8 @@ FROM t;
 
 
 def test_day_and_month_names_last_days_and_datediff(spark: SparkSession) -> None:
-    plan = compile_program(NAMED).to_json()["plan"]
     row = {"ts": "2024-02-10 10:10:10", "d": "2023-12-31", "nd": None}  # a Saturday, a Sunday
-    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    deltas = changes_of_one_row(spark, NAMED, row)
     [change] = deltas["named"]
     assert change["insert"] == {
         "day": "Sunday",  # in full, as Calcite's (Spark's own DAYNAME is 'Sun')

@@ -2,14 +2,11 @@
 function's domain), and Feldera's where Calcite leaves a case undefined (CHR of no code
 point, OVERLAY from before the start)."""
 
-import json
 import math
 
 from pyspark.sql import SparkSession
 
-from backend.compiler import compile_program
-from worker.runner.source import SCHEMA
-from worker.runner.step import compute_step
+from tests.integration.runtime.replays import changes_of_one_row
 
 PROGRAM = """
 CREATE TABLE t (f DOUBLE, z DOUBLE, n DOUBLE, i INTEGER, s VARCHAR, e VARCHAR, ns VARCHAR,
@@ -45,9 +42,8 @@ FROM t;
 
 
 def test_math_and_string_functions_at_their_edges(spark: SparkSession) -> None:
-    plan = compile_program(PROGRAM).to_json()["plan"]
     row = {"f": 2.0, "z": -0.0, "n": None, "i": 0, "s": "é😀x", "e": "", "ns": None, "k": -1}
-    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    deltas = changes_of_one_row(spark, PROGRAM, row)
     [math_change] = deltas["math"]
     # Spark's JSON writes NaN and the infinities as strings.
     assert math_change["insert"] == {
@@ -136,10 +132,9 @@ FROM t;
 def test_regexp_extract_split_index_and_strftime_formats(spark: SparkSession) -> None:
     """Flink's REGEXP_EXTRACT and SPLIT_INDEX (NULL where there is nothing to give, not
     Spark's ''), and strftime's formats as Feldera and DuckDB write them."""
-    plan = compile_program(EXTRACTS).to_json()["plan"]
     row = {"s": "ch=7&channel_id=abc&x=1", "e": "", "i": -1, "ts": "2023-03-05 14:07:09",
            "d": "2024-02-29"}  # fmt: skip
-    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    deltas = changes_of_one_row(spark, EXTRACTS, row)
     [extracts] = deltas["extracts"]
     assert extracts["insert"] == {
         "channel": "abc",
@@ -186,10 +181,9 @@ def test_casts_to_char_and_varchar_lengths_and_of_booleans(spark: SparkSession) 
     """CAST to CHAR(n) pads or cuts to n, to VARCHAR(n) cuts; a BOOLEAN as text is TRUE or
     FALSE (Calcite, Feldera); TIMESTAMP_TRUNC of a DATE is a TIMESTAMP. A number literal
     compared with a REAL is a REAL, a string literal compared with a DATE a DATE."""
-    plan = compile_program(CASTS).to_json()["plan"]
     row = {"s": "variable-length", "short": "ab", "b": True, "nb": None, "d": "2020-06-21",
            "i2": 7, "f8": 1.0, "r": -57681.18}  # fmt: skip
-    deltas = compute_step(plan, spark.createDataFrame([(1, "t", 1, json.dumps(row))], SCHEMA))
+    deltas = changes_of_one_row(spark, CASTS, row)
     [casts] = deltas["casts"]
     assert casts["insert"] == {
         "varchar_5": "varia",
