@@ -8,8 +8,10 @@ starts it again from the checkpoint; nothing is lost or done twice.
 
 import logging
 import signal
+import sys
 import threading
 import time
+import traceback
 from types import FrameType
 from typing import Any
 
@@ -46,6 +48,7 @@ log = logging.getLogger("weir.runner")
 ACTOR = "runner"
 CONTROL_POLL_S = 0.2
 STALLED_S = 30  # a query this long at one stage is logged (StallWatch)
+START_STUCK_S = 45  # a start of the query that has not returned after this is logged
 # A query's status messages between its triggers (Spark's MicroBatchExecution).
 IDLE_STATUSES = frozenset(("Waiting for data to arrive", "Waiting for next trigger", "Stopped"))
 # Spark gives a Python worker it starts 10 s to connect back: a machine under heavy
@@ -243,12 +246,39 @@ class PipelineRunner:
         self.connectors = Connectors(pipeline, config["connectors"])
         self.query: StreamingQuery | None = None
         self.stalls = StallWatch()
+        # The JVM thread that serves this (the main) thread's calls (py4j pins one to each
+        # Python thread), to show where a start of the query waits (start_query).
+        self.jvm_thread = self.driver._jvm.java.lang.Thread.currentThread()
         self.failed_starts = 0
         self.next_start_at = 0.0  # time.monotonic() after a failed start
         self.terminated = False
 
     def start_query(self) -> None:
+        """Start the query; a start that has not returned after START_STUCK_S seconds is
+        logged with where it waits (a stalled query's StallWatch sees only a query that
+        has started)."""
         log.info("starting the query")
+        watch = threading.Timer(START_STUCK_S, self._log_stuck_start, (threading.get_ident(),))
+        watch.daemon = True
+        watch.start()
+        try:
+            self._start_query()
+        finally:
+            watch.cancel()
+
+    def _log_stuck_start(self, thread_id: int) -> None:
+        frame = sys._current_frames().get(thread_id)
+        python = "".join(traceback.format_stack(frame)) if frame is not None else "(gone)\n"
+        jvm = "\n".join(f"  - {line.toString()}" for line in self.jvm_thread.getStackTrace())
+        log.warning(
+            "the query's start has not returned after %d s; where it waits, in Python:\n%s"
+            "and in the JVM:\n%s",
+            START_STUCK_S,
+            python,
+            jvm,
+        )
+
+    def _start_query(self) -> None:
         self.connectors.deliver()  # what a runner that died left undelivered
         stream = (
             self.spark.readStream.format(SOURCE_NAME)
