@@ -269,7 +269,7 @@ class PipelineRunner:
     def _log_stuck_start(self, thread_id: int) -> None:
         frame = sys._current_frames().get(thread_id)
         python = "".join(traceback.format_stack(frame)) if frame is not None else "(gone)\n"
-        jvm = "\n".join(f"  - {line.toString()}" for line in self.jvm_thread.getStackTrace())
+        jvm = _jvm_stack(self.jvm_thread.getStackTrace())
         log.warning(
             "the query's start has not returned after %d s; where it waits, in Python:\n%s"
             "and in the JVM:\n%s",
@@ -355,7 +355,7 @@ class PipelineRunner:
         traces = self.driver._jvm.java.lang.Thread.getAllStackTraces()
         for thread in traces.keySet().toArray():
             if f"for {self.query.name} " in thread.getName():
-                return "\n".join(f"  - {frame.toString()}" for frame in traces.get(thread))
+                return _jvm_stack(traces.get(thread))
         return "  - (no thread of the query)"
 
     def _acknowledge(self, state: str, only_from: frozenset[str]) -> None:
@@ -378,6 +378,12 @@ class PipelineRunner:
 
     def terminate(self, signum: int, frame: FrameType | None) -> None:
         self.terminated = True
+
+
+def _jvm_stack(frames: Any) -> str:
+    """A JVM thread's stack frames, a line each, prefixed '  - ' rather than Java's
+    '\tat ' (which tests/live.py leaves out of a failed test's runner log)."""
+    return "\n".join(f"  - {frame.toString()}" for frame in frames)
 
 
 def run_pipeline(pipeline_id: int, spark: SparkSession | None = None) -> SparkSession | None:

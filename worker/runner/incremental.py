@@ -43,10 +43,10 @@ AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL")
 PARSED_AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL", "NULL")
 LINEAR = frozenset({"scan", "filter", "project"})
 STATISTICS = frozenset({"stddev_samp", "stddev_pop", "var_samp", "var_pop"})
+PERCENTILES = frozenset({"percentile_cont", "percentile_disc"})
 AGGREGATE_FUNCTIONS = frozenset(
     {"count_star", "count", "sum", "avg", "min", "max", "bool_and", "bool_or", *STATISTICS}
-    | {"arg_max", "arg_min", "bit_and", "bit_or", "bit_xor", "string_agg"}
-    | {"percentile_cont", "percentile_disc"}
+    | {"arg_max", "arg_min", "bit_and", "bit_or", "bit_xor", "string_agg", *PERCENTILES}
 )
 
 
@@ -440,7 +440,7 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
             value = _string_agg(
                 x, weight, separator, agg["distinct"], list(zip(keys, order, strict=True))
             )
-        elif function in ("percentile_cont", "percentile_disc"):  # (x, fraction, descending)
+        elif function in PERCENTILES:  # (x, fraction, descending)
             x = F.col(positional(arg_index))
             arg_index += 3
             fraction = decimal.Decimal(str(agg["args"][1]["value"]))

@@ -226,7 +226,7 @@ def _datetime_literal(kind: str, text: str, span: Span, ctx: ExprContext) -> pla
     return plan.Literal(value, sql_type, False, span)
 
 
-def _compared_text(
+def _coerced_literals(
     left: plan.Expr, right: plan.Expr, ctx: ExprContext
 ) -> tuple[plan.Expr | None, plan.Expr | None]:
     """A string literal compared with a DATE, TIMESTAMP or TIME is a literal of that type,
@@ -240,9 +240,9 @@ def _compared_text(
             return (real, other) if number is left else (other, real)
     for text, other in ((left, right), (right, left)):
         kind = other.type.kind.value.lower()
-        is_text = isinstance(text, plan.Literal) and isinstance(text.value, str)
-        if is_text and types.is_string(text.type) and kind in DATETIME_LITERALS:
-            assert isinstance(text, plan.Literal) and isinstance(text.value, str)
+        if kind not in DATETIME_LITERALS or not types.is_string(text.type):
+            continue
+        if isinstance(text, plan.Literal) and isinstance(text.value, str):
             typed = _datetime_literal(kind, text.value, text.span, ctx)
             return (typed, other) if text is left else (other, typed)
     return left, right
@@ -333,7 +333,7 @@ def _binary(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | Non
         return None
     nullable = left.nullable or right.nullable
     if expr.op in COMPARISONS:
-        left, right = _compared_text(left, right, ctx)
+        left, right = _coerced_literals(left, right, ctx)
         if left is None or right is None:
             return None
         if not types.comparable(left.type, right.type):
@@ -720,11 +720,7 @@ def _date_part_of_unit(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> 
     """DATE_PART(unit, x): EXTRACT(unit FROM x), the unit a word (Feldera's DATE_PART(HOUR,
     ts)) or a string (PostgreSQL's DATE_PART('hour', ts))."""
     word = call.args[0] if len(call.args) == 2 else None
-    unit = None
-    if isinstance(word, ast.StringLiteral):
-        unit = word.value.lower()
-    elif isinstance(word, ast.ColumnRef) and len(word.parts) == 1 and not word.parts[0].quoted:
-        unit = word.parts[0].value.lower()
+    unit = word.value.lower() if isinstance(word, ast.StringLiteral) else _unit_word(word)
     if unit not in time_functions.EXTRACT_UNITS or call.star or call.distinct:
         units = ", ".join(u.upper() for u in time_functions.EXTRACT_UNITS)
         message = f"DATE_PART expects a unit and a value, the unit one of {units}"
@@ -750,8 +746,7 @@ def _timestamp_arithmetic_call(
         _bind_parts(call.args[1:], ctx, depth)  # the first is a unit, not a column
         return None
     word = call.args[0]
-    parts = word.parts if isinstance(word, ast.ColumnRef) else ()
-    unit = parts[0].value.lower() if len(parts) == 1 and not parts[0].quoted else None
+    unit = _unit_word(word)
     if unit not in time_functions.ARITHMETIC_UNITS:
         units = ", ".join(u.upper() for u in time_functions.ARITHMETIC_UNITS)
         ctx.report(
@@ -767,6 +762,13 @@ def _timestamp_arithmetic_call(
     return time_functions.timestamp_arithmetic(
         name, unit, (first, second), call.span, ctx.diagnostics
     )
+
+
+def _unit_word(expr: ast.Expr | None) -> str | None:
+    """The time unit a bare word names (HOUR in TIMESTAMPADD(HOUR, ...)), in lower case;
+    None for anything else."""
+    parts = expr.parts if isinstance(expr, ast.ColumnRef) else ()
+    return parts[0].value.lower() if len(parts) == 1 and not parts[0].quoted else None
 
 
 def _bind_args(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> None:
