@@ -450,7 +450,7 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
             arg_index += 1
             present_weight = F.when(x.isNotNull(), weight).otherwise(F.lit(0))
             value = _aggregate_function(function, x, weight, present_weight, agg["distinct"])
-        outputs.append(value.cast(spark_type(agg["type"])))
+        outputs.append(_in_type(value, function, agg["type"]))
     grouped = rows.groupBy(*names(key_count)) if key_count else rows.groupBy()
     aliased = [v.alias(f"__a{i}") for i, v in enumerate(outputs)]
     result = grouped.agg(*aliased) if aliased else grouped.count().drop("count")
@@ -521,11 +521,11 @@ def _compared(a: Column, b: Column, keys: list[tuple[str, Mapping[str, Any]]]) -
 
 
 def _arg_extreme(pick: Callable[[Column, Column], Column]) -> Callable[[Column, Column], Column]:
-    """ARG_MAX / ARG_MIN (`pick`: max_by / min_by): rows with a NULL value or `compared`
-    do not count, and of rows equal in `compared` the largest / smallest value wins
-    (backend/compiler/semantic/aggregates.py)."""
+    """ARG_MAX / ARG_MIN (`pick`: max_by / min_by): rows with a NULL `compared` do not
+    count, and of rows equal in `compared` the largest / smallest value wins, NULL the
+    smallest (backend/compiler/semantic/aggregates.py)."""
     return lambda value, compared: pick(
-        value, F.when(compared.isNotNull() & value.isNotNull(), F.struct(compared, value))
+        value, F.when(compared.isNotNull(), F.struct(compared, value))
     )
 
 
@@ -571,6 +571,17 @@ def _aggregate_function(
         squares = F.sum(F.when(x.isNotNull(), x * x * weight))
         return _statistic(function, F.sum(F.when(x.isNotNull(), x * weight)), squares, count)
     raise LoweringError(f"unknown aggregate function {function!r}")
+
+
+def _in_type(value: Column, function: str, sql_type: str) -> Column:
+    """An aggregate's value in its plan type. AVG and the statistics have their
+    argument's type: an integer or DECIMAL one is cut toward zero, as Feldera does
+    (a cast to an integer cuts; Spark's cast to a DECIMAL rounds half up)."""
+    target = spark_type(sql_type)
+    if function in ("avg", *STATISTICS) and isinstance(target, T.DecimalType):
+        scale = target.scale
+        value = F.when(value < 0, F.ceil(value, scale)).otherwise(F.floor(value, scale))
+    return value.cast(target)
 
 
 def _statistic(function: str, total: Column, squares: Column, count: Column) -> Column:
@@ -773,9 +784,9 @@ def _windowed(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> Da
     values = [
         # Of the plan's type: Spark's ROW_NUMBER, RANK and NTILE are INT where SQL's are
         # BIGINT, and the rules that read these rows union them with stored rows.
-        _window_value(call, columns, f"__place{index}")
-        .cast(spark_type(call["type"]))
-        .alias(positional(len(columns) + index))
+        _in_type(
+            _window_value(call, columns, f"__place{index}"), call["function"], call["type"]
+        ).alias(positional(len(columns) + index))
         for index, call in enumerate(rel["calls"])
     ]
     result = copies.select(*columns, *values)

@@ -373,12 +373,19 @@ SCALAR: dict[str, Scalar] = {
     "lpad": lambda a, r: F.call_function("lpad", *a) if len(a) == 3 else F.lpad(a[0], a[1], " "),
     "rpad": lambda a, r: F.call_function("rpad", *a) if len(a) == 3 else F.rpad(a[0], a[1], " "),
     "reverse": lambda a, r: F.reverse(a[0]),
-    "concat_ws": lambda a, r: F.call_function("concat_ws", *a),
+    # A NULL value is '' between its separators, as in Feldera (not left out).
+    "concat_ws": lambda a, r: F.call_function(
+        "concat_ws", a[0], *(F.coalesce(v, F.lit("")) for v in a[1:])
+    ),
     "md5": lambda a, r: F.md5(a[0]),
     "regexp_replace": lambda a, r: F.regexp_replace(a[0], a[1], a[2]),
     "rlike": lambda a, r: a[0].rlike(r[1]["value"]),  # a match anywhere (Java's find)
     "regexp_extract": _regexp_extract,
     "split_index": _split_index,
+    # Spark's own fails on part 0, which is no part: ''.
+    "split_part": lambda a, r: F.when(a[2] == 0, F.lit("")).otherwise(
+        F.split_part(a[0], a[1], a[2].cast("int"))
+    ),
     "format_date": _format_datetime,
     "format_timestamp": _format_datetime,
     "pi": lambda a, r: F.pi(),
@@ -410,8 +417,12 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
     if kind == "literal":
         return _literal(expr["value"], expr["type"])
     if kind == "cast":
-        value = lower_expr(expr["expr"]).cast(spark_type(expr["type"]))
-        if expr["type"] == "VARCHAR" and expr["expr"].get("type") == "BOOLEAN":
+        operand, source = lower_expr(expr["expr"]), expr["expr"].get("type")
+        if expr["type"] in ("DATE", "TIMESTAMP") and source == "VARCHAR":
+            # Text that is no date or time is NULL, as in Feldera (not a failed step).
+            return operand.try_cast(spark_type(expr["type"]))
+        value = operand.cast(spark_type(expr["type"]))
+        if expr["type"] == "VARCHAR" and source == "BOOLEAN":
             return F.upper(value)  # TRUE and FALSE, as Calcite and Feldera write them
         return value
     if kind == "case":

@@ -29,9 +29,9 @@ from backend.compiler.syntax import ast
 STATISTICS = ("stddev_samp", "stddev_pop", "var_samp", "var_pop")
 BOOLEAN_AGGREGATES = ("bool_and", "bool_or")
 # ARG_MAX(value, compared) / ARG_MIN(...): `value` of the row with the largest / smallest
-# `compared`; rows with a NULL value or `compared` do not count (as in DuckDB and
-# ClickHouse); of rows equal in `compared`, the largest / smallest value, so the
-# answer does not depend on the rows' order.
+# `compared`, which may be NULL; rows with a NULL `compared` do not count; of rows equal
+# in `compared`, the largest / smallest value (NULL the smallest), so the answer does
+# not depend on the rows' order. As Feldera's runtime tests expect.
 ARG_EXTREMES = ("arg_max", "arg_min")
 BIT_AGGREGATES = ("bit_and", "bit_or", "bit_xor")
 # STRING_AGG(s [, separator]) / LISTAGG: the values that are not NULL, joined by the
@@ -86,13 +86,16 @@ def canonical_name(name: str) -> str:
 def aggregate_type(name: str, arg: SqlType | None) -> SqlType | None:
     """The result type of `name(arg)` (arg None for COUNT(*)), None if not allowed.
 
+    AVG and the statistics have their argument's type, as in Calcite: an integer's
+    standard deviation is an integer (cut toward zero, as Feldera does).
+
     >>> str(aggregate_type("sum", types.INTEGER)), str(aggregate_type("avg", types.INTEGER))
     ('BIGINT', 'INTEGER')
+    >>> str(aggregate_type("stddev_samp", types.decimal(6, 2)))
+    'DECIMAL(6,2)'
     """
     if name == "count" or arg is None:
         return types.BIGINT
-    if name in STATISTICS:
-        return types.DOUBLE if types.is_numeric(arg) else None
     if name in BOOLEAN_AGGREGATES:
         return arg if arg.kind is types.TypeKind.BOOLEAN else None
     if name in BIT_AGGREGATES:
@@ -109,7 +112,7 @@ def aggregate_type(name: str, arg: SqlType | None) -> SqlType | None:
         if types.is_numeric(arg):
             return types.DOUBLE
         return arg if types.is_interval(arg) else None
-    if name == "avg" and types.is_numeric(arg):
+    if name in ("avg", *STATISTICS) and types.is_numeric(arg):
         return arg
     return None
 

@@ -88,6 +88,9 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     # SPLIT_INDEX(s, separator, i) (Flink's): the i-th piece of s (from 0) split at
     # every separator; NULL where there is none.
     "split_index": Arity(3, 3),
+    # SPLIT_PART(s, delimiter, n) (Feldera's, PostgreSQL's): the n-th part of s split at
+    # every delimiter, from 1; n < 0 counts from the end; '' when there is no such part.
+    "split_part": Arity(3, 3),
     # FORMAT_DATE / FORMAT_TIMESTAMP(format, value): strftime's specifiers
     # (semantic/time_formats.py), as Feldera, BigQuery and DuckDB have them.
     **{name: Arity(2, 2) for name in ("format_date", "format_timestamp")},
@@ -212,8 +215,9 @@ def _as_text(args: tuple[plan.Expr, ...]) -> tuple[plan.Expr, ...]:
 def _concat_ws(
     args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:
-    """CONCAT_WS(separator, value, ...): the values that are not NULL, joined by the
-    separator (NULL only when the separator is); values of other types as text."""
+    """CONCAT_WS(separator, value, ...): the values joined by the separator, a NULL one
+    as '' (as in Feldera: `CONCAT_WS(',', 'a', NULL, 'b')` is 'a,,b'), NULL only when
+    the separator is; values of other types as text."""
     separator, *values = args
     if not (types.is_string(separator.type) or types.is_null(separator.type)):
         _mismatch(diagnostics, "CONCAT_WS expects a VARCHAR separator", separator)
@@ -469,6 +473,7 @@ _TYPED: dict[str, Typing] = {
     "rlike": _rlike,
     "regexp_extract": _regexp_extract,
     "split_index": _split_index,
+    "split_part": _strings(types.VARCHAR, frozenset({2})),
     "format_date": _format_datetime,
     "format_timestamp": _format_datetime,
     **{name: _strings(types.INTEGER) for name in ("ascii", "octet_length")},

@@ -485,12 +485,37 @@ COMPILED_ONLY = [
 ]
 
 
+def _cut_to_integer(sql: str, *calls: str) -> str:
+    """`sql` with each of `calls` (a statistic of the INTEGER x) cut toward zero to an
+    INTEGER: Weir's statistics have their argument's type, DuckDB's are DOUBLE."""
+    for written in calls:
+        sql = sql.replace(written, f"CAST(TRUNC({written}) AS INTEGER)")
+    return sql
+
+
 COMPILED_ONLY_SQL = dict(COMPILED_ONLY)
 # Queries of COMPILED_ONLY as DuckDB writes them: it has no bare PI, spells ISNAN and
 # ISINF, has no OVERLAY and no OCTET_LENGTH of text, and its CHR fails where Feldera's
 # is ''. OVERLAY(s PLACING r
 # FROM n FOR m) is Feldera's: s when n < 1, m below 0 taken as 0.
+
+
 DUCKDB_SPELLINGS = {
+    "percentiles": _cut_to_integer(
+        COMPILED_ONLY_SQL["percentiles"], "STDDEV_SAMP(DISTINCT x)", "VAR_POP(DISTINCT x)"
+    ),
+    "statistics": _cut_to_integer(
+        COMPILED_ONLY_SQL["statistics"],
+        "STDDEV_SAMP(x)",
+        "STDDEV_POP(x)",
+        "VAR_SAMP(x)",
+        "VAR_POP(x)",
+    ),
+    "window_statistics": _cut_to_integer(
+        COMPILED_ONLY_SQL["window_statistics"],
+        "STDDEV_POP(x) OVER (PARTITION BY g)",
+        "VAR_SAMP(x) OVER (PARTITION BY g ORDER BY id, x ROWS 2 PRECEDING)",
+    ),
     "safe_casts": COMPILED_ONLY_SQL["safe_casts"].replace("SAFE_CAST(", "TRY_CAST("),
     "rlike": COMPILED_ONLY_SQL["rlike"].replace("RLIKE(", "REGEXP_MATCHES("),
     "between_symmetric": "SELECT id, x BETWEEN id AND 3 OR x BETWEEN 3 AND id, "
@@ -498,6 +523,10 @@ DUCKDB_SPELLINGS = {
     "asof_latest": "SELECT t.id, t.g, t.x, r.x AS rx FROM t ASOF LEFT JOIN t AS r "
     "ON t.g = r.g AND t.x >= r.x",
     "asof_next_anywhere": "SELECT t.id, r.x FROM t ASOF JOIN t AS r ON r.x > t.x",
+    # DuckDB's CONCAT_WS leaves a NULL out; Weir's (Feldera's) joins it as ''.
+    "strings_more": COMPILED_ONLY_SQL["strings_more"].replace(
+        "CONCAT_WS('-', g, name, 'x')", "CONCAT_WS('-', COALESCE(g, ''), COALESCE(name, ''), 'x')"
+    ),
     "trigonometry": COMPILED_ONLY_SQL["trigonometry"]
     .replace("PI * x", "PI() * x")
     .replace("IS_NAN(", "ISNAN(")

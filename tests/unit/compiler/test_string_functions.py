@@ -45,7 +45,7 @@ def test_left_and_right_are_functions_before_a_parenthesis_and_joins_otherwise()
     }
 
 
-def test_concat_ws_skips_nulls_so_only_its_separator_makes_it_null() -> None:
+def test_concat_ws_is_null_only_when_its_separator_is() -> None:
     assert _columns("SELECT CONCAT_WS('-', s, n, m) AS a, CONCAT_WS(s, 'x') AS b FROM t") == {
         "a": ("VARCHAR", False),
         "b": ("VARCHAR", True),
@@ -159,6 +159,16 @@ def test_regexp_extract_takes_a_literal_pattern_and_one_of_its_groups() -> None:
     assert _errors("SELECT REGEXP_EXTRACT(s, '(a)(b)', 3), REGEXP_EXTRACT(s, 'a', n) FROM t") == [
         ("SQL209", "REGEXP_EXTRACT's pattern has 2 groups, not a group 3"),
         ("SQL206", "REGEXP_EXTRACT's group must be an integer constant, found INTEGER"),
+    ]
+
+
+def test_split_part_is_varchar_null_only_where_an_argument_is() -> None:
+    assert _columns("SELECT SPLIT_PART('a|b', '|', 2) AS a, SPLIT_PART(s, s, n) AS b FROM t") == {
+        "a": ("VARCHAR", False),
+        "b": ("VARCHAR", True),
+    }
+    assert _errors("SELECT SPLIT_PART(s, '|', s) FROM t") == [
+        ("SQL206", "SPLIT_PART expects an integer as argument 3, found VARCHAR")
     ]
 
 

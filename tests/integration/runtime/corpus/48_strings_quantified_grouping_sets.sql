@@ -8,3 +8,4 @@ CREATE VIEW below_any AS SELECT id, g FROM t WHERE x <= ANY (SELECT y FROM u) AN
 CREATE VIEW unlike_all AS SELECT id, g FROM t WHERE g <> ALL (SELECT g FROM u);
 CREATE VIEW rolled AS SELECT g, x % 3 AS r, COUNT(*) AS n, SUM(id) AS s FROM t GROUP BY ROLLUP(g, x % 3);
 CREATE VIEW cubed AS SELECT g, y, COUNT(*) AS n FROM u GROUP BY CUBE(g, y) HAVING COUNT(*) > 1;
+-- oracle texts: SELECT id, LEFT(g, 1) AS l, RIGHT(g, 2) AS r, REPEAT(g, 2) AS twice, LPAD(g, 3, '*') AS lp, RPAD(g, 4, '.') AS rp, REVERSE(g) AS rev, CONCAT_WS('/', COALESCE(g, ''), COALESCE(CAST(x AS VARCHAR), ''), COALESCE(CAST(id AS VARCHAR), '')) AS cw, MD5(g) AS m, REGEXP_REPLACE(g, '^a', 'A') AS rr, IF(x > 2, g, 'small') AS i FROM t
