@@ -102,6 +102,20 @@ def coerce_value(sql_type: str, value: Any) -> Any:
     raise BadValue(f"values of type {sql_type} cannot be ingested yet")
 
 
+def _of_length(length: dict[str, Any] | None, value: Any) -> Any:
+    """A CHAR(n) or VARCHAR(n) column's value (`length`: its kind and n): a longer one
+    is refused, unless what is past n is spaces, which are cut; a CHAR(n)'s shorter one
+    is padded with spaces to n (as the SQL standard and Feldera have it)."""
+    if length is None:
+        return value
+    n = length["n"]
+    if len(value) > n:
+        if value[n:].strip(" "):
+            raise BadValue(f"'{value}' is longer than {length['kind'].upper()}({n})")
+        value = value[:n]
+    return value.ljust(n) if length["kind"] == "char" else value
+
+
 def _bound(relation: dict[str, Any], index: int, change: dict[str, Any]) -> dict[str, Any]:
     """A rowtime bound as the input log keeps it: {"bound": value, "strict": bool}.
 
@@ -232,7 +246,7 @@ def _normalize_row(
             normalized[name] = None
             continue
         try:
-            normalized[name] = coerce_value(column["type"], value)
+            normalized[name] = _of_length(column.get("length"), coerce_value(column["type"], value))
         except BadValue as err:
             raise ApplicationError(
                 f"Change {index}, column '{name}': {err}",

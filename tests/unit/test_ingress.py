@@ -141,3 +141,23 @@ def test_a_bad_bound_is_refused_with_its_index(relation: dict, change: dict, cod
         first = {"url": "a"} if relation is STREAM else {"id": 1, "amount": 1}
         normalize_changes(relation, [first, change])
     assert (refused.value.code, refused.value.details["index"]) == (code, 1)
+
+
+CODES = {
+    "name": "codes",
+    "kind": "table",
+    "columns": [
+        {"name": "c", "type": "VARCHAR", "nullable": True, "length": {"kind": "char", "n": 4}},
+        {"name": "v", "type": "VARCHAR", "nullable": True, "length": {"kind": "varchar", "n": 2}},
+    ],
+}
+
+
+def test_char_n_pads_and_char_or_varchar_n_refuse_what_is_longer_than_spaces() -> None:
+    rows = normalize_changes(CODES, [{"c": "ab", "v": "ab  "}, {"c": "abcd  ", "v": None}])
+    assert rows == [(1, {"c": "ab  ", "v": "ab"}), (1, {"c": "abcd", "v": None})]
+    with pytest.raises(ApplicationError) as raised:
+        normalize_changes(CODES, [{"c": "ab"}, {"v": "abc"}])
+    assert raised.value.message == "Change 1, column 'v': 'abc' is longer than VARCHAR(2)"
+    with pytest.raises(ApplicationError, match="'abcde' is longer than CHAR\\(4\\)"):
+        normalize_changes(CODES, [{"c": "abcde"}])

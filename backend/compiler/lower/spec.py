@@ -30,6 +30,12 @@ class AnnotatedColumnJson(TypedDict):
     lateness: ExprJson | None
     watermark: ExprJson | None
     waterline: bool
+    length: NotRequired[LengthJson]  # a table's CHAR(n) or VARCHAR(n) column
+
+
+class LengthJson(TypedDict):
+    kind: str  # "char" (padded with spaces to n) | "varchar"
+    n: int
 
 
 class RelationJson(TypedDict):
@@ -372,7 +378,7 @@ def relation_json(relation: Relation) -> RelationJson:
 
 
 def column_json(column: Column) -> AnnotatedColumnJson:
-    return {
+    result: AnnotatedColumnJson = {
         "name": column.name,
         "type": column.type.name,
         "nullable": column.nullable,
@@ -380,6 +386,9 @@ def column_json(column: Column) -> AnnotatedColumnJson:
         "watermark": None if column.watermark is None else expr_json(column.watermark),
         "waterline": column.waterline,
     }
+    if column.length is not None:
+        result["length"] = {"kind": column.length[0], "n": column.length[1]}
+    return result
 
 
 def plan_json(

@@ -29,6 +29,9 @@ class Column:
     lateness: Expr | None = None  # constant, subtracted from the column's maximum
     watermark: Expr | None = None
     waterline: bool = False  # inferred: the column has a waterline (analysis/waterlines.py)
+    # A table's CHAR(n) or VARCHAR(n) column: ("char" | "varchar", n) (the ingress pads
+    # or refuses its values, backend/pipelines/ingress.py); its type is VARCHAR.
+    length: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

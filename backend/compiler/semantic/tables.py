@@ -12,7 +12,7 @@ from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.properties import check_properties
 from backend.compiler.semantic.scope import Scope
-from backend.compiler.semantic.type_names import resolve_type
+from backend.compiler.semantic.type_names import fixed_length, resolve_type
 from backend.compiler.source import Span
 from backend.compiler.suggest import did_you_mean
 from backend.compiler.syntax import ast
@@ -137,7 +137,13 @@ def _bind_column(definition: stmt.ColumnDef, env: Environment) -> Column | None:
     if sql_type is None:
         return None
     return Column(
-        definition.name.value, sql_type, nullable, definition.name.span, lateness, watermark
+        definition.name.value,
+        sql_type,
+        nullable,
+        definition.name.span,
+        lateness,
+        watermark,
+        length=fixed_length(definition.type),
     )
 
 

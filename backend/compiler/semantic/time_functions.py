@@ -19,7 +19,10 @@ from backend.compiler.semantic.functions import CANONICAL
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
-FLOOR_UNITS = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
+FLOOR_UNITS = (
+    "microsecond", "millisecond", "second", "minute", "hour", "day", "week", "month", "quarter",
+    "year",
+)  # fmt: skip
 # EXTRACT's units, as Calcite names them: WEEK is the ISO week (1-53), DOW the day of
 # the week from 1 (Sunday) to 7 (Saturday), DOY the day of the year (1-366);
 # MILLISECOND and MICROSECOND the seconds with their fraction, in those units (0 to

@@ -98,13 +98,15 @@ TRUNCATED = """
 CREATE TABLE t (ts TIMESTAMP, d DATE);
 CREATE VIEW truncated AS SELECT
     DATE_TRUNC('hour', ts) AS h, date_trunc('WEEK', ts) AS w, DATE_TRUNC(d, MONTH) AS m,
-    TIMESTAMP_TRUNC(ts, QUARTER) AS q, DATE_TRUNC('year', d) AS y
+    TIMESTAMP_TRUNC(ts, QUARTER) AS q, DATE_TRUNC('year', d) AS y,
+    FLOOR(ts TO MILLISECOND) AS ms, CEIL(ts TO MILLISECOND) AS ms_up,
+    FLOOR(ts TO MICROSECOND) AS us
 FROM t;
 """
 
 
 def test_date_trunc_in_either_order_is_floor(spark: SparkSession) -> None:
-    row = {"ts": "2024-12-31 10:20:30", "d": "2023-02-17"}  # a Tuesday; weeks start Monday
+    row = {"ts": "2024-12-31 10:20:30.123456", "d": "2023-02-17"}  # a Tuesday; weeks: Monday
     deltas = changes_of_one_row(spark, TRUNCATED, row)
     [change] = deltas["truncated"]
     assert change["insert"] == {
@@ -113,6 +115,9 @@ def test_date_trunc_in_either_order_is_floor(spark: SparkSession) -> None:
         "m": "2023-02-01",
         "q": "2024-10-01 00:00:00",
         "y": "2023-01-01",
+        "ms": "2024-12-31 10:20:30.123",
+        "ms_up": "2024-12-31 10:20:30.124",
+        "us": "2024-12-31 10:20:30.123456",
     }
 
 

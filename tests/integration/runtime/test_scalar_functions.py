@@ -172,7 +172,13 @@ CREATE VIEW casts AS SELECT
     CAST(nb AS VARCHAR) AS null_text, CONCAT(b, '!') AS concat_bool,
     TIMESTAMP_TRUNC(d, MONTH) AS ts_month, DATE_TRUNC(d, MONTH) AS date_month,
     i2 + 1 AS smallint_plus, f8 / 4 AS double_quarter, INITCAP('h@pP√ fOO_bar 2nd') AS words,
-    r = -57681.18 AS real_equal, r > -57681.18 AS real_greater, d > '2020-06-20' AS date_text
+    r = -57681.18 AS real_equal, r > -57681.18 AS real_greater, d > '2020-06-20' AS date_text,
+    CAST(CAST(d AS VARCHAR) AS DATE) AS text_date, CAST(s AS DATE) AS no_date,
+    CAST('2020-13-45' AS DATE) AS impossible_date, CAST(short AS TIMESTAMP) AS no_timestamp,
+    CAST('2020-06-21 10:11:12' AS TIMESTAMP) AS text_timestamp,
+    SPLIT_PART('a|b|c|', '|', 2) AS part_2, SPLIT_PART('a|b|c|', '|', -2) AS part_minus_2,
+    SPLIT_PART('a|b|c|', '|', 5) AS part_5, SPLIT_PART(s, '-', 0) AS part_0,
+    SPLIT_PART(s, '', 1) AS part_whole, SPLIT_PART(s, '-', CAST(NULL AS INTEGER)) AS part_null
 FROM t;
 """
 
@@ -180,7 +186,9 @@ FROM t;
 def test_casts_to_char_and_varchar_lengths_and_of_booleans(spark: SparkSession) -> None:
     """CAST to CHAR(n) pads or cuts to n, to VARCHAR(n) cuts; a BOOLEAN as text is TRUE or
     FALSE (Calcite, Feldera); TIMESTAMP_TRUNC of a DATE is a TIMESTAMP. A number literal
-    compared with a REAL is a REAL, a string literal compared with a DATE a DATE."""
+    compared with a REAL is a REAL, a string literal compared with a DATE a DATE. Text
+    that is no DATE or TIMESTAMP casts to NULL, as in Feldera, and the step goes on.
+    SPLIT_PART as Feldera documents it."""
     row = {"s": "variable-length", "short": "ab", "b": True, "nb": None, "d": "2020-06-21",
            "i2": 7, "f8": 1.0, "r": -57681.18}  # fmt: skip
     deltas = changes_of_one_row(spark, CASTS, row)
@@ -204,4 +212,15 @@ def test_casts_to_char_and_varchar_lengths_and_of_booleans(spark: SparkSession) 
         "real_equal": True,
         "real_greater": False,
         "date_text": True,
+        "text_date": "2020-06-21",
+        "no_date": None,
+        "impossible_date": None,
+        "no_timestamp": None,
+        "text_timestamp": "2020-06-21 10:11:12",
+        "part_2": "b",
+        "part_minus_2": "c",
+        "part_5": "",
+        "part_0": "",
+        "part_whole": "variable-length",
+        "part_null": None,
     }
