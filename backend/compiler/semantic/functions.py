@@ -352,7 +352,10 @@ def _regexp_replace(
 def _rlike(
     name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:
-    """RLIKE(s, pattern): whether the pattern matches somewhere in s (Feldera, Spark)."""
+    """RLIKE(s, pattern): whether the pattern matches somewhere in s (Feldera, Spark);
+    NULL for a NULL pattern."""
+    if types.is_null(args[1].type):
+        return plan.Literal(None, types.BOOLEAN, True, span)
     if not _is_pattern(name, args[1], diagnostics):
         return None
     return _strings(types.BOOLEAN)(name, args, span, diagnostics)

@@ -29,6 +29,7 @@ _SYMBOL_PRECEDENCE = {
     "<=": COMPARISON,
     ">": COMPARISON,
     ">=": COMPARISON,
+    "<=>": COMPARISON,  # IS NOT DISTINCT FROM (Feldera, Spark, MySQL)
     "||": CONCAT,
     "+": ADDITIVE,
     "-": ADDITIVE,
@@ -44,7 +45,8 @@ _WORD_PRECEDENCE = {
     "in": MEMBERSHIP,
     "like": MEMBERSHIP,
     "ilike": MEMBERSHIP,
-    "not": MEMBERSHIP,  # only as NOT BETWEEN / NOT IN / NOT [I]LIKE, see _infix
+    "rlike": MEMBERSHIP,  # x RLIKE pattern is RLIKE(x, pattern) (Feldera, Spark)
+    "not": MEMBERSHIP,  # only as NOT BETWEEN / NOT IN / NOT [I|R]LIKE, see _infix
 }
 
 INTERVAL_UNITS = {
@@ -125,7 +127,7 @@ def _infix(c: Cursor, left: ast.Expr, min_precedence: int) -> ast.Expr | None:
         following = c.peek()
         if token.value == "not" and not (
             following.kind is TokenKind.WORD
-            and following.value in ("between", "in", "like", "ilike")
+            and following.value in ("between", "in", "like", "ilike", "rlike")
         ):
             return None  # a NOT here starts no infix operator: let the caller decide
     else:
@@ -140,6 +142,8 @@ def _infix(c: Cursor, left: ast.Expr, min_precedence: int) -> ast.Expr | None:
     if precedence == COMPARISON and _at_quantified_subquery(c):
         return _quantified(c, left, token.value)
     right = parse_expr(c, precedence + 1)
+    if token.value == "<=>":
+        return ast.IsDistinctFrom(left, right, True, left.span.to(right.span))
     return ast.BinaryOp(token.value, left, right, token.span, left.span.to(right.span))
 
 
@@ -190,6 +194,13 @@ def _membership(c: Cursor, left: ast.Expr) -> ast.Expr:
         c.expect_word("and")
         high = parse_expr(c, CONCAT)
         return ast.Between(left, low, high, negated, Span(start, high.span.end), symmetric)
+    rlike = c.accept_word("rlike")
+    if rlike is not None:
+        pattern = parse_expr(c, CONCAT)
+        name = ast.Identifier("rlike", False, rlike.span)
+        span = Span(start, c.previous_end)
+        call = ast.FunctionCall(name, (left, pattern), False, False, None, None, span)
+        return ast.UnaryOp("not", call, span) if negated else call
     for word in ("like", "ilike"):
         if c.accept_word(word):
             pattern = parse_expr(c, CONCAT)

@@ -78,7 +78,7 @@ _TOKEN = re.compile(
     | (?P<line_comment>--[^\r\n]*)
     | (?P<block_comment>/\*(?:.*?\*/|.*))
     # after comments and numbers (-- /* .5); `::` is PostgreSQL's cast
-    | (?P<symbol><>|!=|<=|>=|=>|\|\||::|[-+*/%=<>(),.;\[\]?])
+    | (?P<symbol><=>|<>|!=|<=|>=|=>|\|\||::|[-+*/%=<>(),.;\[\]?])
     | (?P<end>\Z)
     | (?P<invalid>.)
     )

@@ -188,3 +188,24 @@ def test_len_and_length_are_char_length() -> None:
     assert not result.has_errors, result.diagnostics_json()
     exprs = result.to_json()["plan"]["views"][0]["query"]["exprs"]
     assert [(e["function"], e["type"]) for e in exprs] == [("char_length", "INTEGER")] * 2
+
+
+def _query(sql: str) -> Any:
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    return result.to_json()["plan"]["views"][0]["query"]
+
+
+def test_rlike_and_null_safe_equality_are_operators_too() -> None:
+    # x [NOT] RLIKE p is [NOT] RLIKE(x, p); x <=> y is x IS NOT DISTINCT FROM y (Feldera).
+    assert _query("SELECT s RLIKE 'a.' AS r, s NOT RLIKE 'b' AS n FROM t") == _query(
+        "SELECT RLIKE(s, 'a.') AS r, NOT RLIKE(s, 'b') AS n FROM t"
+    )
+    assert _query("SELECT m <=> n + 1 AS e FROM t") == _query(
+        "SELECT m IS NOT DISTINCT FROM n + 1 AS e FROM t"
+    )
+    assert _columns("SELECT RLIKE(s, NULL) AS a, s RLIKE NULL AS b, m <=> NULL AS c FROM t") == {
+        "a": ("BOOLEAN", True),
+        "b": ("BOOLEAN", True),
+        "c": ("BOOLEAN", False),
+    }
