@@ -187,6 +187,15 @@ def _instant(time: Column) -> Column:
     return time.cast("timestamp")
 
 
+def _time_of(time: Column) -> Column:
+    """The time of day of a TIMESTAMP as a TIME is written (TIME is text in Spark, as the
+    ingress writes it): 'HH:MM:SS', then '.ffffff' when there is a fraction."""
+    whole = F.pmod(F.unix_micros(_instant(time)), F.lit(1_000_000)) == 0
+    return F.when(whole, F.date_format(time, "HH:mm:ss")).otherwise(
+        F.date_format(time, "HH:mm:ss.SSSSSS")
+    )
+
+
 def _micros_of_minute(args: list[Column]) -> Column:
     """The seconds of a TIMESTAMP or TIME with their fraction, in microseconds."""
     return F.pmod(F.unix_micros(_instant(args[0])), F.lit(60_000_000))
@@ -421,6 +430,10 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         if expr["type"] in ("DATE", "TIMESTAMP") and source == "VARCHAR":
             # Text that is no date or time is NULL, as in Feldera (not a failed step).
             return operand.try_cast(spark_type(expr["type"]))
+        if expr["type"] == "TIME" and source == "VARCHAR":
+            return _time_of(F.try_to_timestamp(F.concat(F.lit("1970-01-01 "), F.trim(operand))))
+        if expr["type"] == "TIME" and source == "TIMESTAMP":
+            return _time_of(operand)
         value = operand.cast(spark_type(expr["type"]))
         if expr["type"] == "VARCHAR" and source == "BOOLEAN":
             return F.upper(value)  # TRUE and FALSE, as Calcite and Feldera write them

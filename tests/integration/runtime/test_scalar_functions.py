@@ -176,6 +176,9 @@ CREATE VIEW casts AS SELECT
     CAST(CAST(d AS VARCHAR) AS DATE) AS text_date, CAST(s AS DATE) AS no_date,
     CAST('2020-13-45' AS DATE) AS impossible_date, CAST(short AS TIMESTAMP) AS no_timestamp,
     CAST('2020-06-21 10:11:12' AS TIMESTAMP) AS text_timestamp,
+    CAST(TIMESTAMP '2020-01-02 03:04:05.5' AS TIME) AS time_of_day,
+    CAST(CAST(d AS TIMESTAMP) AS TIME) AS midnight, CAST(' 7:08:09' AS TIME) AS text_time,
+    CAST('25:00:00' AS TIME) AS no_time,
     SPLIT_PART('a|b|c|', '|', 2) AS part_2, SPLIT_PART('a|b|c|', '|', -2) AS part_minus_2,
     SPLIT_PART('a|b|c|', '|', 5) AS part_5, SPLIT_PART(s, '-', 0) AS part_0,
     SPLIT_PART(s, '', 1) AS part_whole, SPLIT_PART(s, '-', CAST(NULL AS INTEGER)) AS part_null
@@ -187,7 +190,8 @@ def test_casts_to_char_and_varchar_lengths_and_of_booleans(spark: SparkSession) 
     """CAST to CHAR(n) pads or cuts to n, to VARCHAR(n) cuts; a BOOLEAN as text is TRUE or
     FALSE (Calcite, Feldera); TIMESTAMP_TRUNC of a DATE is a TIMESTAMP. A number literal
     compared with a REAL is a REAL, a string literal compared with a DATE a DATE. Text
-    that is no DATE or TIMESTAMP casts to NULL, as in Feldera, and the step goes on.
+    that is no DATE, TIMESTAMP or TIME casts to NULL, as in Feldera, and the step goes
+    on; a TIME is written 'HH:MM:SS[.ffffff]', whatever it was cast from.
     SPLIT_PART as Feldera documents it."""
     row = {"s": "variable-length", "short": "ab", "b": True, "nb": None, "d": "2020-06-21",
            "i2": 7, "f8": 1.0, "r": -57681.18}  # fmt: skip
@@ -217,6 +221,10 @@ def test_casts_to_char_and_varchar_lengths_and_of_booleans(spark: SparkSession) 
         "impossible_date": None,
         "no_timestamp": None,
         "text_timestamp": "2020-06-21 10:11:12",
+        "time_of_day": "03:04:05.500000",
+        "midnight": "00:00:00",
+        "text_time": "07:08:09",
+        "no_time": None,
         "part_2": "b",
         "part_minus_2": "c",
         "part_5": "",
