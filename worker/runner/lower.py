@@ -147,6 +147,16 @@ UNARY: dict[str, Callable[[Column], Column]] = {
     "monthname": lambda a: F.date_format(a, "MMMM"),
 }
 INTEGRAL = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT")
+FLOATING = ("REAL", "DOUBLE")
+INFINITY, NAN = float("inf"), float("nan")
+
+
+def _float_quotient(a: Column, b: Column) -> Column:
+    """IEEE's a / b, as Feldera has it: over 0, Infinity of a's sign, NaN for 0 / 0 (Spark
+    fails there)."""
+    over_zero = F.when(a > 0, F.lit(INFINITY)).when(a < 0, F.lit(-INFINITY))
+    over_zero = over_zero.when(a.isNotNull(), F.lit(NAN))
+    return F.when(b == 0, over_zero).otherwise(a / b)
 
 
 def _like(operand: Column, pattern: Column, escape: str | None) -> Column:
@@ -430,6 +440,11 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         if expr["type"] in ("DATE", "TIMESTAMP") and source == "VARCHAR":
             # Text that is no date or time is NULL, as in Feldera (not a failed step).
             return operand.try_cast(spark_type(expr["type"]))
+        if expr["type"] in FLOATING and source == "VARCHAR":
+            # Text that is no number is 0, as in Feldera (a number type other than these
+            # fails the step, as Feldera's does).
+            number = operand.try_cast(spark_type(expr["type"]))
+            return F.when(operand.isNotNull(), F.coalesce(number, F.lit(0.0)))
         if expr["type"] == "TIME" and source == "VARCHAR":
             return _time_of(F.try_to_timestamp(F.concat(F.lit("1970-01-01 "), F.trim(operand))))
         if expr["type"] == "TIME" and source == "TIMESTAMP":
@@ -444,9 +459,13 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         raise LoweringError(f"unknown expression kind {kind!r}")
     function, args = expr["function"], expr["args"]
     lowered = [lower_expr(a) for a in args]
+    if function == "div" and expr["type"] in FLOATING:
+        return _float_quotient(*lowered).cast(spark_type(expr["type"]))
     if function == "div":
         quotient = lowered[0] / lowered[1]
         return quotient.cast(spark_type(expr["type"])) if expr["type"] in INTEGRAL else quotient
+    if function == "mod" and expr["type"] in FLOATING:  # NaN by 0, as in Feldera
+        return F.when(lowered[1] == 0, F.lit(NAN)).otherwise(lowered[0] % lowered[1])
     if function == "safe_cast":  # NULL where the value does not convert (CAST fails)
         return lowered[0].try_cast(spark_type(expr["type"]))
     if function == "concat":
