@@ -230,14 +230,46 @@ def _unit(raw: list[Mapping[str, Any]]) -> str:
     return str(raw[1].get("value", "")).upper()
 
 
+# Units FLOOR and CEIL take beyond Spark's date_trunc's, as years; and each unit's length.
+YEARS_OF = {"DECADE": 10, "CENTURY": 100, "MILLENNIUM": 1000}
+UNIT_STEPS = {
+    **{unit: f"{years} YEARS" for unit, years in YEARS_OF.items()},
+    "QUARTER": "3 MONTHS",
+    "ISOWEEK": "7 DAYS",
+}
+
+
 def _floor_time(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
-    return F.date_trunc(_unit(raw), args[0])
+    return _truncated(args[0], raw, up=False)
 
 
 def _ceil_time(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
-    floor = F.date_trunc(_unit(raw), args[0])
-    step = F.expr(f"INTERVAL 1 {_unit(raw)}")
-    return F.when(floor == args[0], floor).otherwise(floor + step)
+    return _truncated(args[0], raw, up=True)
+
+
+def _truncated(value: Column, raw: list[Mapping[str, Any]], up: bool) -> Column:
+    """FLOOR / CEIL(value TO unit) of a TIMESTAMP, DATE or TIME (a time of 1970-01-01)."""
+    unit = _unit(raw)
+    of_time = raw[0].get("type") == "TIME"
+    moment = F.to_timestamp(F.concat(F.lit("1970-01-01 "), value)) if of_time else value
+    result = _floored(unit, moment)
+    if up:
+        step = F.expr(f"INTERVAL {UNIT_STEPS.get(unit, '1 ' + unit)}")
+        result = F.when(result == moment, result).otherwise(result + step)
+    return _time_of(result) if of_time else result
+
+
+def _floored(unit: str, moment: Column) -> Column:
+    """The start of `moment`'s unit: a DECADE, CENTURY or MILLENNIUM starts at a year that
+    is a multiple of 10, 100 or 1000, and a WEEK on Sunday (Calcite's and Feldera's); an
+    ISOWEEK (DATE_TRUNC('week', ts)) on Monday."""
+    if unit in YEARS_OF:
+        year = F.year(moment)
+        return F.make_date(year - F.pmod(year, F.lit(YEARS_OF[unit])), F.lit(1), F.lit(1))
+    if unit == "WEEK":
+        day = F.expr("INTERVAL 1 DAY")
+        return F.date_trunc("WEEK", moment + day) - day
+    return F.date_trunc("WEEK" if unit == "ISOWEEK" else unit, moment)
 
 
 def _substring(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:

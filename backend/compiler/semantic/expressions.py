@@ -905,12 +905,14 @@ def _case(expr: ast.Case, ctx: ExprContext, depth: int) -> plan.Expr | None:
     for condition, result in zip(conditions, results, strict=True):
         assert condition is not None and result is not None
         if operand is not None:
-            if not _check_comparable(operand, condition, "WHEN value", ctx):
+            # Compared as `operand = value` is: a literal takes the operand's type.
+            compared, value = _coerced_literals(operand, condition, ctx)
+            if value is None or compared is None:
                 return None
-            nullable = operand.nullable or condition.nullable
-            condition = plan.Call(
-                "eq", (operand, condition), types.BOOLEAN, nullable, condition.span
-            )
+            if not _check_comparable(compared, value, "WHEN value", ctx):
+                return None
+            nullable = compared.nullable or value.nullable
+            condition = plan.Call("eq", (compared, value), types.BOOLEAN, nullable, value.span)
         elif not _check_boolean(condition, "WHEN", ctx):
             return None
         whens.append((condition, result))

@@ -234,11 +234,20 @@ Typing = Callable[[str, tuple[plan.Expr, ...], Span, list[Diagnostic]], "plan.Ex
 
 
 def _numeric(result: SqlType | None) -> Typing:
-    """Numeric arguments; the result is `result`, or the first argument's type."""
+    """Numeric arguments; the result is `result`, or the first argument's type. Text
+    where a DOUBLE function (SIN, ATANH, ...) takes a number is cast to one, as in
+    Feldera (`ATANH('0.12')`)."""
 
     def typed(
         name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
     ) -> plan.Expr | None:
+        if result == types.DOUBLE:
+            args = tuple(
+                plan.Cast(arg, types.DOUBLE, arg.nullable, arg.span)
+                if types.is_string(arg.type)
+                else arg
+                for arg in args
+            )
         for arg in args:
             if not (types.is_numeric(arg.type) or types.is_null(arg.type)):
                 _mismatch(diagnostics, f"{name.upper()} expects numeric arguments", arg)
@@ -275,11 +284,18 @@ def _mod(
 
 
 def _strings(result: SqlType, integers: frozenset[int] = frozenset()) -> Typing:
-    """String arguments (integers at the positions `integers`, from 0); a `result`."""
+    """String arguments (integers at the positions `integers`, from 0); a `result`. A
+    number where a string goes is its text, as in Feldera (`LEFT(-12, 2)` is '-1')."""
 
     def typed(
         name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
     ) -> plan.Expr | None:
+        args = tuple(
+            plan.Cast(arg, types.VARCHAR, arg.nullable, arg.span)
+            if index not in integers and types.is_numeric(arg.type)
+            else arg
+            for index, arg in enumerate(args)
+        )
         for index, arg in enumerate(args):
             want_integer = index in integers
             ok = types.is_integer(arg.type) if want_integer else types.is_string(arg.type)

@@ -19,10 +19,13 @@ from backend.compiler.semantic.functions import CANONICAL
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
+# A WEEK starts on Sunday (Calcite's, Feldera's), an ISOWEEK on Monday (PostgreSQL's
+# DATE_TRUNC('week', ts)); a DECADE, CENTURY or MILLENNIUM at a multiple of its years.
 FLOOR_UNITS = (
-    "microsecond", "millisecond", "second", "minute", "hour", "day", "week", "month", "quarter",
-    "year",
+    "microsecond", "millisecond", "second", "minute", "hour", "day", "week", "isoweek",
+    "month", "quarter", "year", "decade", "century", "millennium",
 )  # fmt: skip
+TIME_FLOOR_UNITS = ("microsecond", "millisecond", "second", "minute", "hour")
 # EXTRACT's units, as Calcite names them: WEEK is the ISO week (1-53), DOW the day of
 # the week from 1 (Sunday) to 7 (Saturday), DOY the day of the year (1-366);
 # MILLISECOND and MICROSECOND the seconds with their fraction, in those units (0 to
@@ -73,7 +76,8 @@ def floor_ceil(
         message = f"Unknown time unit {expr.unit.upper()}: expected one of {units}"
         diagnostics.append(error(Code.INVALID_LITERAL, message, expr.span))
         return None
-    if operand.type.kind not in (types.TypeKind.TIMESTAMP, types.TypeKind.DATE):
+    of_time = operand.type.kind is types.TypeKind.TIME and unit in TIME_FLOOR_UNITS
+    if operand.type.kind not in (types.TypeKind.TIMESTAMP, types.TypeKind.DATE) and not of_time:
         message = f"{expr.function.upper()}(... TO {unit.upper()}) expects a TIMESTAMP or DATE"
         diagnostics.append(
             error(Code.TYPE_MISMATCH, f"{message}, found {operand.type}", operand.span)
@@ -85,7 +89,8 @@ def floor_ceil(
 
 
 # DATE_TRUNC('hour', ts) as PostgreSQL, DuckDB and Spark write it; DATE_TRUNC(d, MONTH)
-# and TIMESTAMP_TRUNC(ts, HOUR) as Feldera and BigQuery do. Each is FLOOR(ts TO HOUR).
+# and TIMESTAMP_TRUNC(ts, HOUR) as Feldera and BigQuery do. Each is FLOOR(ts TO HOUR);
+# the week of the first spelling starts on Monday (ISOWEEK), of the second on Sunday.
 TRUNCATIONS = ("date_trunc", "timestamp_trunc")
 
 
@@ -95,6 +100,7 @@ def truncation(call: ast.FunctionCall, diagnostics: list[Diagnostic]) -> ast.Flo
     args = call.args
     if len(args) == 2 and isinstance(args[0], ast.StringLiteral):
         unit, operand = args[0].value, args[1]
+        unit = "isoweek" if unit.lower() in ("week", "weeks") else unit
     elif len(args) == 2 and isinstance(args[1], ast.ColumnRef) and len(args[1].parts) == 1:
         unit, operand = args[1].parts[0].value, args[0]
     else:

@@ -230,8 +230,9 @@ def can_cast(source: SqlType, target: SqlType) -> bool:
         return True  # every type has a text form, parsed or printed at run time
     if is_numeric(source) and is_numeric(target):
         return True
-    if {source.kind, target.kind} <= {TypeKind.BOOLEAN, *_INTEGER_RANK}:
-        return True
+    kinds = (source.kind, target.kind)
+    if TypeKind.BOOLEAN in kinds and (is_numeric(source) or is_numeric(target)):
+        return True  # a number is TRUE when it is not 0 (Feldera's); TRUE is 1
     if {source.kind, target.kind} == {TypeKind.DATE, TypeKind.TIMESTAMP}:
         return True
     return source.kind is TypeKind.TIMESTAMP and target.kind is TypeKind.TIME

@@ -9,7 +9,7 @@ from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 from backend.compiler.syntax import expressions as expr_parser
 from backend.compiler.syntax.cursor import Cursor, ParseAbort
-from backend.compiler.syntax.tokens import TokenKind
+from backend.compiler.syntax.tokens import Token, TokenKind
 
 _QUERY_START = ("select", "with", "values")
 _SET_OPERATIONS: dict[str, Literal["union", "intersect", "except"]] = {
@@ -289,10 +289,27 @@ def _alias(c: Cursor) -> ast.Identifier | None:
             # `AS 'day'`, as MySQL and Feldera's Nexmark queries write it: a quoted name.
             token = c.advance()
             return ast.Identifier(token.value, True, token.span)
+        if c.current.kind is TokenKind.WORD and _ends_an_item(c.peek()):
+            # `AS exists`: after AS a keyword that ends the item is its name (Calcite's).
+            token = c.advance()
+            return ast.Identifier(token.value, False, token.span)
         return c.expect_identifier("an alias")
     if c.at_identifier():
         return c.expect_identifier()
     return None
+
+
+def _ends_an_item(token: Token) -> bool:
+    """Whether `token` can follow a select item or a FROM item, ending it."""
+    if token.kind is TokenKind.EOF:
+        return True
+    if token.kind is TokenKind.SYMBOL:
+        return token.value in (",", ")", ";")
+    return token.kind is TokenKind.WORD and token.value in ITEM_ENDS
+
+
+# Clauses that follow a select item or a FROM item.
+ITEM_ENDS = frozenset(("from", "where", "group", "having", "order", "limit", "union"))
 
 
 def identifier_list(c: Cursor) -> tuple[ast.Identifier, ...]:

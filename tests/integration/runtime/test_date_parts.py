@@ -95,18 +95,22 @@ def test_timestampadd_and_timestampdiff(spark: SparkSession) -> None:
 
 
 TRUNCATED = """
-CREATE TABLE t (ts TIMESTAMP, d DATE);
+CREATE TABLE t (ts TIMESTAMP, d DATE, tm TIME);
 CREATE VIEW truncated AS SELECT
     DATE_TRUNC('hour', ts) AS h, date_trunc('WEEK', ts) AS w, DATE_TRUNC(d, MONTH) AS m,
     TIMESTAMP_TRUNC(ts, QUARTER) AS q, DATE_TRUNC('year', d) AS y,
     FLOOR(ts TO MILLISECOND) AS ms, CEIL(ts TO MILLISECOND) AS ms_up,
-    FLOOR(ts TO MICROSECOND) AS us
+    FLOOR(ts TO MICROSECOND) AS us, FLOOR(ts TO WEEK) AS sunday, DATE_TRUNC(d, WEEK) AS d_sunday,
+    CEIL(ts TO WEEK) AS next_sunday, FLOOR(d TO DECADE) AS decade, CEIL(ts TO CENTURY) AS century,
+    FLOOR(ts TO MILLENNIUM) AS millennium, FLOOR(tm TO HOUR) AS hour, CEIL(tm TO SECOND) AS second
 FROM t;
 """
 
 
 def test_date_trunc_in_either_order_is_floor(spark: SparkSession) -> None:
-    row = {"ts": "2024-12-31 10:20:30.123456", "d": "2023-02-17"}  # a Tuesday; weeks: Monday
+    # A Tuesday, a Friday. DATE_TRUNC('week', ts)'s weeks start on Monday (PostgreSQL's),
+    # FLOOR's and DATE_TRUNC(d, WEEK)'s on Sunday (Calcite's, Feldera's, BigQuery's).
+    row = {"ts": "2024-12-31 10:20:30.123456", "d": "2023-02-17", "tm": "14:23:44.456"}
     deltas = changes_of_one_row(spark, TRUNCATED, row)
     [change] = deltas["truncated"]
     assert change["insert"] == {
@@ -118,6 +122,14 @@ def test_date_trunc_in_either_order_is_floor(spark: SparkSession) -> None:
         "ms": "2024-12-31 10:20:30.123",
         "ms_up": "2024-12-31 10:20:30.124",
         "us": "2024-12-31 10:20:30.123456",
+        "sunday": "2024-12-29 00:00:00",
+        "d_sunday": "2023-02-12",
+        "next_sunday": "2025-01-05 00:00:00",
+        "decade": "2020-01-01",
+        "century": "2100-01-01 00:00:00",
+        "millennium": "2000-01-01 00:00:00",
+        "hour": "14:00:00",
+        "second": "14:23:45",
     }
 
 

@@ -249,3 +249,38 @@ def test_casts_to_char_and_varchar_lengths_and_of_booleans(spark: SparkSession) 
         "part_whole": "variable-length",
         "part_null": None,
     }
+
+
+IMPLICIT = """
+CREATE TABLE t (s VARCHAR, n INT, d DECIMAL(6,2), r REAL, b BOOLEAN);
+CREATE VIEW implicit AS SELECT
+    ATANH(s) AS atanh_text, LEFT(n, 2) AS left_int, LEN(d) AS len_decimal,
+    SUBSTRING(n FROM 2) AS substring_int, REGEXP_REPLACE(n, '1', 'x') AS replaced_int,
+    n RLIKE '^-' AS rlike_int, SPLIT_PART(d, '.', 1) AS part_decimal,
+    CAST(d AS BOOLEAN) AS decimal_bool, CAST(r - r AS BOOLEAN) AS zero_bool,
+    CAST(b AS DOUBLE) AS bool_double, CASE r WHEN -57681.18 THEN 0 ELSE 1 END AS real_case,
+    CASE s WHEN '0.12' THEN 'text' END AS text_case
+FROM t;
+"""
+
+
+def test_numbers_as_text_text_as_numbers_and_numbers_as_booleans(spark: SparkSession) -> None:
+    """Feldera's implicit casts: a number where a string function takes text is its text,
+    text where a DOUBLE function takes a number is one; a number is TRUE when not 0. A
+    simple CASE compares a number literal with a REAL as a REAL, as `=` does."""
+    row = {"s": "0.12", "n": -12, "d": "-1111.52", "r": -57681.18, "b": True}
+    [change] = changes_of_one_row(spark, IMPLICIT, row)["implicit"]
+    assert change["insert"] == {
+        "atanh_text": math.atanh(0.12),
+        "left_int": "-1",
+        "len_decimal": 8,
+        "substring_int": "12",
+        "replaced_int": "-x2",
+        "rlike_int": True,
+        "part_decimal": "-1111",
+        "decimal_bool": True,
+        "zero_bool": False,
+        "bool_double": 1.0,
+        "real_case": 0,
+        "text_case": "text",
+    }

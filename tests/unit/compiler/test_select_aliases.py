@@ -64,3 +64,17 @@ def test_a_safe_cast_is_nullable_where_cast_is_not(cast: str) -> None:
 def test_a_safe_cast_allows_only_the_casts_cast_allows() -> None:
     errors = errors_of(DDL + "CREATE VIEW w AS SELECT SAFE_CAST(k > 1 AS DATE) FROM t;")
     assert errors == [("SQL206", "Cannot cast BOOLEAN to DATE")]
+
+
+def test_a_keyword_after_as_that_ends_the_item_is_its_name() -> None:
+    # As Feldera's tests write `SELECT EXISTS (SELECT ...) AS exists`.
+    result = compile_program(
+        "CREATE TABLE t (id INT);\n"
+        "CREATE VIEW v AS SELECT EXISTS (SELECT 1 FROM t) AS exists, 1 AS select FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
+    assert [c["name"] for c in view["columns"]] == ["exists", "select"]
+    assert errors_of("CREATE TABLE t (id INT);\nCREATE VIEW v AS SELECT id AS FROM t;") == [
+        ("SQL101", "Expected an alias, found keyword FROM")
+    ]

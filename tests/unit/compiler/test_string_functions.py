@@ -77,9 +77,18 @@ def test_wrong_argument_types_are_reported() -> None:
     assert _errors("SELECT LEFT(s, 'x') FROM t") == [
         ("SQL206", "LEFT expects an integer as argument 2, found VARCHAR")
     ]
-    assert _errors("SELECT LPAD(s, 3, 4) FROM t") == [
-        ("SQL206", "LPAD expects a VARCHAR as argument 3, found INTEGER")
+    assert _errors("SELECT LPAD(s, 3, ok) FROM t") == [
+        ("SQL206", "LPAD expects a VARCHAR as argument 3, found BOOLEAN")
     ]
+
+
+def test_a_number_where_a_string_goes_is_its_text() -> None:
+    # As in Feldera: LEFT(-12, 2) is '-1'.
+    assert _query("SELECT LEFT(n, 2) AS l FROM t")["exprs"][0]["args"][0] == {
+        "kind": "cast",
+        "expr": {"kind": "column", "index": 1, "name": "n", "type": "INTEGER"},
+        "type": "VARCHAR",
+    }
 
 
 def test_ascii_chr_and_octet_length() -> None:
@@ -91,8 +100,8 @@ def test_ascii_chr_and_octet_length() -> None:
     assert _errors("SELECT CHR(s) FROM t") == [
         ("SQL206", "CHR expects an integer as argument 1, found VARCHAR")
     ]
-    assert _errors("SELECT ASCII(n) FROM t") == [
-        ("SQL206", "ASCII expects a VARCHAR as argument 1, found INTEGER")
+    assert _errors("SELECT ASCII(ok) FROM t") == [
+        ("SQL206", "ASCII expects a VARCHAR as argument 1, found BOOLEAN")
     ]
 
 

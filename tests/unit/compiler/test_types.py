@@ -21,6 +21,7 @@ from backend.compiler.semantic.types import (
     TINYINT,
     VARCHAR,
     SqlType,
+    can_cast,
     decimal,
 )
 from backend.compiler.source import Span
@@ -243,3 +244,26 @@ def test_a_string_literal_compared_with_a_date_or_time_is_one_of_that_type() -> 
         ("TIMESTAMP", "2020-01-01 00:00:00"),
         ("TIME", "10:00:00"),
     ]
+
+
+def test_a_simple_case_compares_its_literals_as_the_operand_s_type() -> None:
+    # CASE x WHEN v is x = v, so the same literals take x's type (Feldera's tests).
+    from backend.compiler import compile_program
+
+    result = compile_program(
+        "CREATE TABLE t (r REAL, d DATE);\n"
+        "CREATE VIEW v AS SELECT CASE r WHEN -57681.18 THEN 0 END AS a, "
+        "CASE d WHEN '2020-06-21' THEN 1 END AS b FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    exprs = result.to_json()["plan"]["views"][0]["query"]["exprs"]
+    [[real, _]] = exprs[0]["whens"]
+    [[date, _]] = exprs[1]["whens"]
+    assert (real["args"][1]["kind"], real["args"][1]["type"]) == ("cast", "REAL")
+    assert date["args"][1] == {"kind": "literal", "value": "2020-06-21", "type": "DATE"}
+
+
+def test_numbers_and_booleans_cast_both_ways() -> None:
+    assert can_cast(decimal(6, 2), BOOLEAN) and can_cast(REAL, BOOLEAN)
+    assert can_cast(BOOLEAN, DOUBLE) and can_cast(BOOLEAN, INTEGER)
+    assert not can_cast(BOOLEAN, DATE) and not can_cast(TIMESTAMP, BOOLEAN)

@@ -7,4 +7,4 @@ CREATE VIEW v AS SELECT GREATEST(a, 1) AS g, LEAST(a, 3) AS l, ROUND(b, 1) AS r,
   POSITION('b' IN s) AS pos, NULLIF(a, 1) AS nu, MOD(a, 2) AS m, LN(b) AS ln, EXP(0) AS e, LOG10(b) AS lg,
   SIGN(a) AS sg, FLOOR(b) AS fl, CEILING(d) AS ce, INITCAP(s) AS ic
 FROM t;
-CREATE VIEW bad AS SELECT SUBSTRING(a FROM 1), ROUND(b, a), MOD(s, 2), GREATEST(a, s) FROM t;
+CREATE VIEW bad AS SELECT SUBSTRING(a > 0 FROM 1), ROUND(b, a), MOD(s, 2), GREATEST(a, s) FROM t;
