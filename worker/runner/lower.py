@@ -286,12 +286,22 @@ def _field(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
 
 
 def _round(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
-    if len(args) == 1:
-        return F.round(args[0])
-    scale = raw[1].get("value")
-    if raw[1]["kind"] != "literal" or not isinstance(scale, int):
-        raise LoweringError("ROUND's scale must be an integer literal")
-    return F.round(args[0], scale)
+    return _rounded(F.round, args, raw)
+
+
+def _bround(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """BROUND(x [, n]): ROUND with a half to the even neighbour (banker's, Feldera's)."""
+    return _rounded(F.bround, args, raw)
+
+
+def _rounded(
+    rounding: Callable[[Column, int], Column], args: list[Column], raw: list[Mapping[str, Any]]
+) -> Column:
+    scale = raw[1].get("value") if len(args) > 1 else 0
+    literal = len(args) == 1 or raw[1]["kind"] == "literal"
+    if not (literal and isinstance(scale, int)):
+        raise LoweringError("the scale of ROUND or BROUND must be an integer literal")
+    return rounding(args[0], scale)
 
 
 def _truncate(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
@@ -399,6 +409,7 @@ SCALAR: dict[str, Scalar] = {
     "greatest": lambda a, r: F.greatest(*a),
     "least": lambda a, r: F.least(*a),
     "round": _round,
+    "bround": _bround,
     "truncate": _truncate,
     "floor": lambda a, r: F.floor(a[0]),
     "ceil": lambda a, r: F.ceil(a[0]),

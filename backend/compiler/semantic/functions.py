@@ -60,6 +60,7 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "log": Arity(1, 2),  # LOG(x [, base]): of base e when not given
     "pi": Arity(0, 0),  # PI() as well as the bare word PI (NILADIC_CONSTANTS)
     "round": Arity(1, 2),
+    "bround": Arity(1, 2),  # ROUND with a half to the even neighbour (Feldera's)
     # TRUNCATE(x [, n]) (TRUNC too, as DuckDB and PostgreSQL spell it): x cut toward
     # zero to n decimal places (n < 0: to tens, hundreds, ...), of x's type.
     "truncate": Arity(1, 2),
@@ -471,6 +472,7 @@ _TYPED: dict[str, Typing] = {
     },
     **{name: _numeric(types.BOOLEAN) for name in ("is_inf", "is_nan")},
     "round": _to_scale,
+    "bround": _to_scale,
     "truncate": _to_scale,
     "trunc": _to_scale,
     "mod": _mod,

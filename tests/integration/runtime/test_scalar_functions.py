@@ -259,7 +259,8 @@ CREATE VIEW implicit AS SELECT
     n RLIKE '^-' AS rlike_int, SPLIT_PART(d, '.', 1) AS part_decimal,
     CAST(d AS BOOLEAN) AS decimal_bool, CAST(r - r AS BOOLEAN) AS zero_bool,
     CAST(b AS DOUBLE) AS bool_double, CASE r WHEN -57681.18 THEN 0 ELSE 1 END AS real_case,
-    CASE s WHEN '0.12' THEN 'text' END AS text_case
+    CASE s WHEN '0.12' THEN 'text' END AS text_case, BROUND(d, 1) AS bround_decimal,
+    BROUND(CAST(0.25 AS DECIMAL(3,2)), 1) AS bround_half, BROUND(n, 1) AS bround_int
 FROM t;
 """
 
@@ -283,4 +284,7 @@ def test_numbers_as_text_text_as_numbers_and_numbers_as_booleans(spark: SparkSes
         "bool_double": 1.0,
         "real_case": 0,
         "text_case": "text",
+        "bround_decimal": "-1111.50",
+        "bround_half": "0.20",  # to the even neighbour (ROUND gives 0.30)
+        "bround_int": -12,
     }

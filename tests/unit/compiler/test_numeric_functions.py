@@ -80,9 +80,21 @@ def test_pi_is_a_constant_with_or_without_parentheses_unless_a_column_has_the_na
     assert view["columns"][0]["type"] == "VARCHAR"
 
 
+def test_bround_rounds_as_round_does_in_the_value_s_type() -> None:
+    [view] = [
+        r
+        for r in compile_program(
+            "CREATE TABLE t (d DECIMAL(6,2), i INT);\n"
+            "CREATE VIEW v AS SELECT BROUND(d, 1) AS a, BROUND(i, 1) AS b FROM t;"
+        ).to_json()["catalog"]["relations"]
+        if r["name"] == "v"
+    ]
+    assert [c["type"] for c in view["columns"]] == ["DECIMAL(6,2)", "INTEGER"]
+
+
 def test_math_functions_want_numbers_and_their_arity() -> None:
-    assert errors_of(DDL + "CREATE VIEW v AS SELECT SIN('x') FROM t;") == [
-        ("SQL206", "SIN expects numeric arguments, found VARCHAR")
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT SIN(TRUE) FROM t;") == [
+        ("SQL206", "SIN expects numeric arguments, found BOOLEAN")
     ]
     assert errors_of(DDL + "CREATE VIEW v AS SELECT ATAN2(x) FROM t;") == [
         ("SQL207", "ATAN2 expects 2 arguments, got 1")

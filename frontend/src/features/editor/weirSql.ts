@@ -47,7 +47,7 @@ export const TYPE_KEYWORDS: readonly string[] = [
 
 export const BUILTIN_FUNCTIONS: readonly string[] = [
   'ABS', 'ACOS', 'ACOSH', 'ANY_VALUE', 'ARG_MAX', 'ARG_MIN', 'ASCII', 'ASIN', 'ASINH', 'ATAN',
-  'ATAN2', 'ATANH', 'AVG', 'BIT_AND', 'BIT_OR', 'BIT_XOR', 'BOOL_AND', 'BOOL_OR', 'CBRT', 'CEIL',
+  'ATAN2', 'ATANH', 'AVG', 'BIT_AND', 'BIT_OR', 'BIT_XOR', 'BOOL_AND', 'BOOL_OR', 'BROUND', 'CBRT', 'CEIL',
   'CEILING', 'CHARACTER_LENGTH', 'CHAR_LENGTH', 'CHR', 'COALESCE', 'CONCAT', 'CONCAT_WS', 'COS',
   'COSH', 'COT', 'COTH', 'COUNT', 'CSC', 'CSCH', 'CUME_DIST', 'DATEDIFF', 'DATE_PART', 'DATE_TRUNC',
   'DAYNAME',
