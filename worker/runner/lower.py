@@ -358,6 +358,12 @@ def _format_datetime(args: list[Column], raw: list[Mapping[str, Any]]) -> Column
     return F.date_format(args[1], java_pattern(raw[0]["value"]))
 
 
+def _parsed(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """PARSE_*(format, text): the text read as the strftime format says, NULL if it does
+    not read so (a DATE or TIME from the TIMESTAMP, a TIME's of 1970-01-01)."""
+    return F.try_to_timestamp(args[1], F.lit(java_pattern(raw[0]["value"])))
+
+
 def _overlay(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     """OVERLAY(s PLACING r FROM n [FOR m]) as Feldera has it: m characters from the n-th
     replaced by r (m: r's length when absent, 0 when below 0); s when n < 1; s || r when
@@ -450,6 +456,9 @@ SCALAR: dict[str, Scalar] = {
     ),
     "format_date": _format_datetime,
     "format_timestamp": _format_datetime,
+    "parse_date": lambda a, r: _parsed(a, r),
+    "parse_timestamp": lambda a, r: _parsed(a, r),
+    "parse_time": lambda a, r: _time_of(_parsed(a, r)),
     "pi": lambda a, r: F.pi(),
     "atan2": _atan2,
     "chr": _chr,

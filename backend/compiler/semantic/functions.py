@@ -46,6 +46,12 @@ DOUBLE_FUNCTIONS = (
 # library) name the day or month in English ('Monday', 'January'); LAST_DAY is the
 # DATE of the last day of the month.
 DATE_FUNCTIONS = {"dayname": types.VARCHAR, "monthname": types.VARCHAR, "last_day": types.DATE}
+# PARSE_DATE, PARSE_TIMESTAMP and PARSE_TIME, and the type each reads.
+PARSED_TYPES = {
+    "parse_date": types.DATE,
+    "parse_timestamp": types.TIMESTAMP,
+    "parse_time": types.TIME,
+}
 
 SCALAR_FUNCTIONS: dict[str, Arity] = {
     "upper": Arity(1, 1),
@@ -95,6 +101,9 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     # FORMAT_DATE / FORMAT_TIMESTAMP(format, value): strftime's specifiers
     # (semantic/time_formats.py), as Feldera, BigQuery and DuckDB have them.
     **{name: Arity(2, 2) for name in ("format_date", "format_timestamp")},
+    # PARSE_DATE / PARSE_TIMESTAMP / PARSE_TIME(format, text), Feldera's: the text read
+    # as the format says; NULL where it does not read so.
+    **{name: Arity(2, 2) for name in PARSED_TYPES},
     # ASCII(s): the code point of s's first character (0 for ''); CHR(n): the character
     # of code point n ('' for none, as Feldera has it); OCTET_LENGTH(s): s's bytes in
     # UTF-8; OVERLAY(s PLACING r FROM n [FOR m]), as Feldera has it: s with m characters
@@ -439,6 +448,29 @@ def _format_datetime(
     return plan.Call(name, (form, value), types.VARCHAR, value.nullable, span)
 
 
+def _parse_datetime(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """PARSE_DATE / PARSE_TIMESTAMP / PARSE_TIME(format, text): the format a string
+    constant of FORMAT_*'s specifiers; NULL where the text does not read as it says."""
+    form, text = args
+    if not isinstance(form, plan.Literal) or not isinstance(form.value, str):
+        _mismatch(diagnostics, f"{name.upper()}'s format must be a string literal", form)
+        return None
+    target = PARSED_TYPES[name]
+    time_of_day = target != types.DATE
+    problem = time_formats.format_problem(
+        form.value, time_of_day=time_of_day, function=name.upper()
+    )
+    if problem is not None:
+        _invalid(diagnostics, problem, form)
+        return None
+    if not (types.is_string(text.type) or types.is_null(text.type)):
+        _mismatch(diagnostics, f"{name.upper()} expects a VARCHAR as argument 2", text)
+        return None
+    return plan.Call(name, (form, text), target, True, span)
+
+
 def _literal_text(expr: plan.Expr) -> str:
     """A string literal's text; '' for anything else."""
     return expr.value if isinstance(expr, plan.Literal) and isinstance(expr.value, str) else ""
@@ -497,6 +529,7 @@ _TYPED: dict[str, Typing] = {
     "split_part": _strings(types.VARCHAR, frozenset({2})),
     "format_date": _format_datetime,
     "format_timestamp": _format_datetime,
+    **dict.fromkeys(PARSED_TYPES, _parse_datetime),
     **{name: _strings(types.INTEGER) for name in ("ascii", "octet_length")},
     "chr": _strings(types.VARCHAR, frozenset({0})),
     "overlay": _strings(types.VARCHAR, frozenset({2, 3})),

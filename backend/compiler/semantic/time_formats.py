@@ -66,7 +66,7 @@ def format_problem(text: str, *, time_of_day: bool, function: str) -> str | None
         if SPECIFIERS[piece][1] and not time_of_day:
             return (
                 f"{function}'s format {text!r} has %{piece}, a time of day: a DATE has none "
-                "(FORMAT_TIMESTAMP has)"
+                f"({function.replace('DATE', 'TIMESTAMP')} has)"
             )
     return None
 

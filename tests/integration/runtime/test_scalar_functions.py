@@ -141,7 +141,10 @@ CREATE VIEW formats AS SELECT
     FORMAT_DATE('%a %d %b %Y, day %j', d) AS leap_day, FORMAT_DATE('%A %B %y', d) AS names,
     FORMAT_TIMESTAMP('%H:%M:%S %p', ts) AS clock,
     FORMAT_TIMESTAMP('%I o''clock, 100%%', ts) AS quoted, FORMAT_TIMESTAMP('%F %T', d) AS midnight,
-    FORMAT_TIMESTAMP('%R', CAST(NULL AS TIMESTAMP)) AS of_null
+    FORMAT_TIMESTAMP('%R', CAST(NULL AS TIMESTAMP)) AS of_null,
+    PARSE_DATE('%d/%m/%Y', '29/02/2024') AS parsed_day, PARSE_DATE('%Y-%m-%d', s) AS no_day,
+    PARSE_TIMESTAMP('%Y-%m-%d %H:%M:%S', CAST(ts AS VARCHAR)) AS parsed_timestamp,
+    PARSE_TIME('%H:%M', '10:10') AS parsed_time, PARSE_TIME('%H:%M', '25:10') AS no_time
 FROM t;
 """
 
@@ -175,6 +178,12 @@ def test_regexp_extract_split_index_and_strftime_formats(spark: SparkSession) ->
         "quoted": "02 o'clock, 100%",
         "midnight": "2024-02-29 00:00:00",
         "of_null": None,
+        # Feldera's PARSE_*, the inverse of FORMAT_*: NULL where the text does not read.
+        "parsed_day": "2024-02-29",
+        "no_day": None,
+        "parsed_timestamp": "2023-03-05 14:07:09",
+        "parsed_time": "10:10:00",
+        "no_time": None,
     }
 
 

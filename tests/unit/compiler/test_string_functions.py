@@ -218,3 +218,18 @@ def test_rlike_and_null_safe_equality_are_operators_too() -> None:
         "b": ("BOOLEAN", True),
         "c": ("BOOLEAN", False),
     }
+
+
+def test_parse_functions_read_text_as_their_type_or_null() -> None:
+    assert _columns(
+        "SELECT PARSE_DATE('%Y-%m-%d', s) AS d, PARSE_TIMESTAMP('%F %T', 'x') AS ts, "
+        "PARSE_TIME('%H:%M', s) AS tm FROM t"
+    ) == {"d": ("DATE", True), "ts": ("TIMESTAMP", True), "tm": ("TIME", True)}
+    assert _errors("SELECT PARSE_DATE(s, s), PARSE_DATE('%H', s), PARSE_TIME('%H', n) FROM t") == [
+        ("SQL206", "PARSE_DATE's format must be a string literal, found VARCHAR"),
+        (
+            "SQL209",
+            "PARSE_DATE's format '%H' has %H, a time of day: a DATE has none (PARSE_TIMESTAMP has)",
+        ),
+        ("SQL206", "PARSE_TIME expects a VARCHAR as argument 2, found INTEGER"),
+    ]
