@@ -197,6 +197,11 @@ def _instant(time: Column) -> Column:
     return time.cast("timestamp")
 
 
+def _on_epoch_day(time: Column) -> Column:
+    """A TIME as the TIMESTAMP of that time on 1970-01-01 (Feldera's CAST)."""
+    return F.to_timestamp(F.concat(F.lit("1970-01-01 "), time)).cast(T.TimestampNTZType())
+
+
 def _time_of(time: Column) -> Column:
     """The time of day of a TIMESTAMP as a TIME is written (TIME is text in Spark, as the
     ingress writes it): 'HH:MM:SS', then '.ffffff' when there is a fraction."""
@@ -251,7 +256,7 @@ def _truncated(value: Column, raw: list[Mapping[str, Any]], up: bool) -> Column:
     """FLOOR / CEIL(value TO unit) of a TIMESTAMP, DATE or TIME (a time of 1970-01-01)."""
     unit = _unit(raw)
     of_time = raw[0].get("type") == "TIME"
-    moment = F.to_timestamp(F.concat(F.lit("1970-01-01 "), value)) if of_time else value
+    moment = _on_epoch_day(value) if of_time else value
     result = _floored(unit, moment)
     if up:
         step = F.expr(f"INTERVAL {UNIT_STEPS.get(unit, '1 ' + unit)}")
@@ -501,6 +506,8 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
             return _time_of(F.try_to_timestamp(F.concat(F.lit("1970-01-01 "), F.trim(operand))))
         if expr["type"] == "TIME" and source == "TIMESTAMP":
             return _time_of(operand)
+        if expr["type"] == "TIMESTAMP" and source == "TIME":
+            return _on_epoch_day(operand)
         value = operand.cast(spark_type(expr["type"]))
         if expr["type"] == "VARCHAR" and source == "BOOLEAN":
             return F.upper(value)  # TRUE and FALSE, as Calcite and Feldera write them

@@ -235,7 +235,7 @@ def can_cast(source: SqlType, target: SqlType) -> bool:
         return True  # a number is TRUE when it is not 0 (Feldera's); TRUE is 1
     if {source.kind, target.kind} == {TypeKind.DATE, TypeKind.TIMESTAMP}:
         return True
-    return source.kind is TypeKind.TIMESTAMP and target.kind is TypeKind.TIME
+    return {source.kind, target.kind} == {TypeKind.TIMESTAMP, TypeKind.TIME}
 
 
 # ---------------------------------------------------------------- arithmetic

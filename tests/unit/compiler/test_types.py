@@ -21,7 +21,6 @@ from backend.compiler.semantic.types import (
     TINYINT,
     VARCHAR,
     SqlType,
-    can_cast,
     decimal,
 )
 from backend.compiler.source import Span
@@ -104,8 +103,12 @@ def test_common_type_widens_numbers_and_timestamps() -> None:
         (BOOLEAN, INTEGER, True),
         (DATE, TIMESTAMP, True),
         (TIMESTAMP, TIME, True),
+        (TIME, TIMESTAMP, True),
+        (REAL, BOOLEAN, True),
         (NULL, DATE, True),
         (DATE, BOOLEAN, False),
+        (BOOLEAN, decimal(3, 1), True),
+        (TIMESTAMP, BOOLEAN, False),
         (TIME, DATE, False),
         (INTERVAL_DAY_TIME, INTEGER, False),
     ],
@@ -261,9 +264,3 @@ def test_a_simple_case_compares_its_literals_as_the_operand_s_type() -> None:
     [[date, _]] = exprs[1]["whens"]
     assert (real["args"][1]["kind"], real["args"][1]["type"]) == ("cast", "REAL")
     assert date["args"][1] == {"kind": "literal", "value": "2020-06-21", "type": "DATE"}
-
-
-def test_numbers_and_booleans_cast_both_ways() -> None:
-    assert can_cast(decimal(6, 2), BOOLEAN) and can_cast(REAL, BOOLEAN)
-    assert can_cast(BOOLEAN, DOUBLE) and can_cast(BOOLEAN, INTEGER)
-    assert not can_cast(BOOLEAN, DATE) and not can_cast(TIMESTAMP, BOOLEAN)
