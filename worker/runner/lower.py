@@ -202,6 +202,16 @@ def _on_epoch_day(time: Column) -> Column:
     return F.to_timestamp(F.concat(F.lit("1970-01-01 "), time)).cast(T.TimestampNTZType())
 
 
+def _as_timestamp(value: Column, raw: Mapping[str, Any]) -> Column:
+    """A TIMESTAMP, DATE or TIME (`raw` its plan) as a TIMESTAMP (a TIME's on 1970-01-01)."""
+    return _on_epoch_day(value) if raw.get("type") == "TIME" else value.cast(T.TimestampNTZType())
+
+
+def _on_the_clock(moment: Column, raw: Mapping[str, Any]) -> Column:
+    """`moment` back as a TIME where `raw`, the value it was made from, is one."""
+    return _time_of(moment) if raw.get("type") == "TIME" else moment
+
+
 def _time_of(time: Column) -> Column:
     """The time of day of a TIMESTAMP as a TIME is written (TIME is text in Spark, as the
     ingress writes it): 'HH:MM:SS', then '.ffffff' when there is a fraction."""
@@ -410,11 +420,11 @@ SCALAR: dict[str, Scalar] = {
     "extract_epoch": lambda a, r: (
         F.unix_date(a[0]) * 86400 if r[0]["type"] == "DATE" else F.unix_seconds(_instant(a[0]))
     ),
-    "timestampadd": lambda a, r: F.timestamp_add(
-        r[0]["value"], a[1], a[2].cast(T.TimestampNTZType())
+    "timestampadd": lambda a, r: _on_the_clock(
+        F.timestamp_add(r[0]["value"], a[1], _as_timestamp(a[2], r[2])), r[2]
     ),
     "timestampdiff": lambda a, r: F.timestamp_diff(
-        r[0]["value"], a[1].cast(T.TimestampNTZType()), a[2].cast(T.TimestampNTZType())
+        r[0]["value"], _as_timestamp(a[1], r[1]), _as_timestamp(a[2], r[2])
     ),
     "nullif": lambda a, r: F.when(a[0] == a[1], F.lit(None)).otherwise(a[0]),
     "greatest": lambda a, r: F.greatest(*a),

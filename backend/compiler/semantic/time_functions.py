@@ -236,10 +236,14 @@ def timestamp_arithmetic(
     name: str, unit: str, args: tuple[plan.Expr, plan.Expr], span: Span, found: list[Diagnostic]
 ) -> plan.Expr | None:
     """TIMESTAMPADD(unit, n, t): t moved by n units (a DATE stays a DATE for units of a
-    day or more). TIMESTAMPDIFF(unit, t1, t2): the whole units from t1 to t2, an
-    INTEGER. None after reporting an error."""
+    day or more; a TIME, moved by units of an hour or less, stays a TIME, around the
+    clock). TIMESTAMPDIFF(unit, t1, t2): the whole units from t1 to t2, an INTEGER.
+    None after reporting an error."""
     shown = name.upper()
     times = (types.TypeKind.TIMESTAMP, types.TypeKind.DATE)
+    values = args[1:] if name == "timestampadd" else args
+    if unit in TIME_FLOOR_UNITS and all(a.type.kind is types.TypeKind.TIME for a in values):
+        times = (types.TypeKind.TIME,)  # a time of day, with its hours and less (Feldera's)
     first, second = args
     nullable = first.nullable or second.nullable
     literal = plan.Literal(unit.upper(), types.VARCHAR, False, span)
@@ -253,7 +257,8 @@ def timestamp_arithmetic(
             found.append(error(Code.TYPE_MISMATCH, message, second.span))
             return None
         whole_days = ARITHMETIC_UNITS.index(unit) >= ARITHMETIC_UNITS.index("day")
-        result = second.type if whole_days else types.TIMESTAMP
+        of_time = second.type.kind is types.TypeKind.TIME
+        result = second.type if whole_days or of_time else types.TIMESTAMP
         return plan.Call(name, (literal, first, second), result, nullable, span)
     for arg in args:
         if arg.type.kind not in times:

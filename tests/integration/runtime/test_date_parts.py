@@ -71,17 +71,19 @@ def test_date_parts_of_a_timestamp_a_date_and_a_time(spark: SparkSession) -> Non
 
 
 ARITHMETIC = """
-CREATE TABLE t (ts TIMESTAMP, d DATE);
+CREATE TABLE t (ts TIMESTAMP, d DATE, tm TIME);
 CREATE VIEW moved AS SELECT
     TIMESTAMPADD(HOUR, 5, ts) AS later, TIMESTAMPADD(MONTH, 2, d) AS two_months,
     TIMESTAMPADD(MINUTE, -90, d) AS before_midnight, TIMESTAMPDIFF(DAY, d, ts) AS days,
-    TIMESTAMPDIFF(HOUR, ts, d) AS hours_back, TIMESTAMPDIFF(MONTH, d, ts) AS months
+    TIMESTAMPDIFF(HOUR, ts, d) AS hours_back, TIMESTAMPDIFF(MONTH, d, ts) AS months,
+    TIMESTAMPADD(HOUR, 12, tm) AS around_the_clock, TIMESTAMPADD(MILLISECOND, 2, tm) AS ms_later,
+    TIMESTAMPDIFF(SECOND, tm, '20:24:44.332'::TIME) AS seconds_between
 FROM t;
 """
 
 
 def test_timestampadd_and_timestampdiff(spark: SparkSession) -> None:
-    row = {"ts": "2024-12-31 22:00:00", "d": "2023-12-31"}
+    row = {"ts": "2024-12-31 22:00:00", "d": "2023-12-31", "tm": "14:23:44.456"}
     deltas = changes_of_one_row(spark, ARITHMETIC, row)
     [change] = deltas["moved"]
     assert change["insert"] == {
@@ -91,6 +93,10 @@ def test_timestampadd_and_timestampdiff(spark: SparkSession) -> None:
         "days": 366,  # whole days: 2024 is a leap year, and 22 hours are not a day
         "hours_back": -(366 * 24 + 22),
         "months": 12,
+        # A TIME moves by hours and less, and stays a TIME (Feldera's).
+        "around_the_clock": "02:23:44.456000",
+        "ms_later": "14:23:44.458000",
+        "seconds_between": 21659,
     }
 
 

@@ -77,7 +77,7 @@ def test_timestampadd_keeps_a_date_for_whole_days_and_timestampdiff_is_an_intege
         ("SELECT TIMESTAMPADD('HOUR', 1, ts) FROM t", "expects a time unit first"),
         ("SELECT TIMESTAMPADD(FORTNIGHT, 1, ts) FROM t", "expects a time unit first"),
         ("SELECT TIMESTAMPADD(HOUR, 1.5, ts) FROM t", "adds an integer number of units"),
-        ("SELECT TIMESTAMPADD(HOUR, 1, tm) FROM t", "expects a TIMESTAMP or DATE, found TIME"),
+        ("SELECT TIMESTAMPADD(DAY, 1, tm) FROM t", "expects a TIMESTAMP or DATE, found TIME"),
         ("SELECT TIMESTAMPDIFF(DAY, ts, s) FROM t", "expects TIMESTAMP or DATE values"),
         ("SELECT TIMESTAMPDIFF(DAY, ts) FROM t", "TIMESTAMPDIFF expects 3 arguments"),
     ],
