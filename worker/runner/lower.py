@@ -423,6 +423,7 @@ SCALAR: dict[str, Scalar] = {
     "timestampadd": lambda a, r: _on_the_clock(
         F.timestamp_add(r[0]["value"], a[1], _as_timestamp(a[2], r[2])), r[2]
     ),
+    "months": lambda a, r: F.make_ym_interval(F.lit(0), a[0]),  # an INTERVAL YEAR TO MONTH
     "timestampdiff": lambda a, r: F.timestamp_diff(
         r[0]["value"], _as_timestamp(a[1], r[1]), _as_timestamp(a[2], r[2])
     ),

@@ -108,6 +108,8 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             return _unary(expr, ctx, depth)
         case ast.BinaryOp():
             return _binary(expr, ctx, depth)
+        case ast.DatetimeInterval():
+            return _datetime_interval(expr, ctx, depth)
         case ast.IsNull():
             operand = bind_expr(expr.operand, ctx, depth)
             if operand is None:
@@ -322,6 +324,34 @@ def _unary(expr: ast.UnaryOp, ctx: ExprContext, depth: int) -> plan.Expr | None:
     if expr.op == "+":
         return operand
     return plan.Call("neg", (operand,), result, operand.nullable, expr.span)
+
+
+def _datetime_interval(
+    expr: ast.DatetimeInterval, ctx: ExprContext, depth: int
+) -> plan.Expr | None:
+    """`(t1 - t2) unit [TO unit]` of two DATEs or two TIMESTAMPs, as Calcite has it: in
+    YEAR or MONTH units the whole months from t2 to t1 (TIMESTAMPDIFF's), as an INTERVAL
+    YEAR TO MONTH; in shorter units t1 - t2, an INTERVAL DAY TO SECOND."""
+    difference = expr.difference
+    left = bind_expr(difference.left, ctx, depth)
+    right = bind_expr(difference.right, ctx, depth)
+    if left is None or right is None:
+        return None
+    dated = (types.TypeKind.DATE, types.TypeKind.TIMESTAMP)
+    if left.type.kind not in dated or right.type.kind != left.type.kind:
+        ctx.report(
+            Code.TYPE_MISMATCH,
+            f"(t1 - t2) {expr.start_unit.upper()} expects two DATEs or two TIMESTAMPs, "
+            f"found {left.type} and {right.type}",
+            difference.span,
+        )
+        return None
+    if (expr.end_unit or expr.start_unit) not in ("year", "month"):
+        return _binary(difference, ctx, depth)
+    nullable = left.nullable or right.nullable
+    month = plan.Literal("MONTH", types.VARCHAR, False, expr.span)
+    months = plan.Call("timestampdiff", (month, right, left), types.INTEGER, nullable, expr.span)
+    return plan.Call("months", (months,), types.INTERVAL_YEAR_MONTH, nullable, expr.span)
 
 
 def _binary(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | None:

@@ -325,6 +325,17 @@ class Exists:
     span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class DatetimeInterval:
+    """`(t1 - t2) unit [TO unit]` (Calcite's): the difference as an interval of those
+    units; units singular, lower-case."""
+
+    difference: BinaryOp
+    start_unit: str
+    end_unit: str | None
+    span: Span
+
+
 Expr = (
     NumberLiteral
     | StringLiteral
@@ -356,6 +367,7 @@ Expr = (
     | MapConstructor
     | Subquery
     | Exists
+    | DatetimeInterval
 )
 
 # ---------------------------------------------------------------- queries

@@ -326,7 +326,12 @@ def _parenthesized(c: Cursor) -> ast.Expr:
         return ast.RowConstructor(items, Span(start, c.previous_end))
     c.expect_symbol(")")
     # The parentheses belong to the expression's span: `(a + b) * 2` must cover them.
-    return replace(inner, span=Span(start, c.previous_end))
+    inner = replace(inner, span=Span(start, c.previous_end))
+    if isinstance(inner, ast.BinaryOp) and inner.op == "-" and c.at_word(*INTERVAL_UNITS):
+        start_unit = _interval_unit(c)  # (t1 - t2) DAY: an interval, not an alias
+        end_unit = _interval_unit(c) if c.accept_word("to") else None
+        return ast.DatetimeInterval(inner, start_unit, end_unit, Span(start, c.previous_end))
+    return inner
 
 
 def _column_ref(c: Cursor) -> ast.ColumnRef:

@@ -77,7 +77,10 @@ CREATE VIEW moved AS SELECT
     TIMESTAMPADD(MINUTE, -90, d) AS before_midnight, TIMESTAMPDIFF(DAY, d, ts) AS days,
     TIMESTAMPDIFF(HOUR, ts, d) AS hours_back, TIMESTAMPDIFF(MONTH, d, ts) AS months,
     TIMESTAMPADD(HOUR, 12, tm) AS around_the_clock, TIMESTAMPADD(MILLISECOND, 2, tm) AS ms_later,
-    TIMESTAMPDIFF(SECOND, tm, '20:24:44.332'::TIME) AS seconds_between
+    TIMESTAMPDIFF(SECOND, tm, '20:24:44.332'::TIME) AS seconds_between,
+    (d - DATE '2014-11-05') DAY AS days_since,
+    (d - DATE '2014-11-05') YEAR TO MONTH AS months_since,
+    ts + (CAST(d AS TIMESTAMP) - ts) HOUR AS back_to_d
 FROM t;
 """
 
@@ -97,6 +100,10 @@ def test_timestampadd_and_timestampdiff(spark: SparkSession) -> None:
         "around_the_clock": "02:23:44.456000",
         "ms_later": "14:23:44.458000",
         "seconds_between": 21659,
+        # (t1 - t2) unit: the difference, as Calcite has it; in months for YEAR and MONTH.
+        "days_since": "INTERVAL '3343' DAY",
+        "months_since": "INTERVAL '9-1' YEAR TO MONTH",
+        "back_to_d": "2023-12-31 00:00:00",
     }
 
 

@@ -164,3 +164,20 @@ def test_date_part_names_its_unit_and_a_dates_time_units_are_its_midnights() -> 
     assert functions == ["extract_hour", "extract_dow", "extract_hour", "extract_minute"]
     # A DATE's time units are those of its midnight, TIMESTAMP, as Feldera's: 0.
     assert [e["args"][0]["kind"] for e in exprs] == ["column", "column", "cast", "cast"]
+
+
+def test_a_difference_of_times_in_units_is_an_interval() -> None:
+    # (t1 - t2) unit, as Calcite and Feldera write it: not an alias named after the unit.
+    assert _columns(
+        "CREATE VIEW v AS SELECT (d - d) DAY AS a, (ts - ts) HOUR TO SECOND AS b, "
+        "(d - d) MONTH AS c, (ts - ts) YEAR TO MONTH AS e, (d - d) YEAR FROM t;"
+    ) == [
+        ("a", "INTERVAL DAY TO SECOND", False),
+        ("b", "INTERVAL DAY TO SECOND", True),
+        ("c", "INTERVAL YEAR TO MONTH", False),
+        ("e", "INTERVAL YEAR TO MONTH", True),
+        ("EXPR$4", "INTERVAL YEAR TO MONTH", False),
+    ]
+    assert _errors("CREATE VIEW v AS SELECT (d - ts) DAY FROM t;") == [
+        ("SQL206", "(t1 - t2) DAY expects two DATEs or two TIMESTAMPs, found DATE and TIMESTAMP")
+    ]
