@@ -240,7 +240,7 @@ def timestamp_arithmetic(
     clock). TIMESTAMPDIFF(unit, t1, t2): the whole units from t1 to t2, an INTEGER.
     None after reporting an error."""
     shown = name.upper()
-    times = (types.TypeKind.TIMESTAMP, types.TypeKind.DATE)
+    times: tuple[types.TypeKind, ...] = (types.TypeKind.TIMESTAMP, types.TypeKind.DATE)
     values = args[1:] if name == "timestampadd" else args
     if unit in TIME_FLOOR_UNITS and all(a.type.kind is types.TypeKind.TIME for a in values):
         times = (types.TypeKind.TIME,)  # a time of day, with its hours and less (Feldera's)
