@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from backend.compiler.diagnostics import Diagnostic
@@ -231,16 +233,21 @@ def test_postgresql_type_names_by_bytes(words: tuple[str, ...], expected: str) -
     assert str(resolve_type(TypeName(words, (), Span(0, 1)), diagnostics)) == expected
 
 
-def test_a_string_literal_compared_with_a_date_or_time_is_one_of_that_type() -> None:
+def _view_exprs(program: str) -> list[Any]:
+    """The expressions of the first view's projection in `program`'s plan."""
     from backend.compiler import compile_program
 
-    result = compile_program(
+    result = compile_program(program)
+    assert not result.has_errors, result.diagnostics_json()
+    return result.to_json()["plan"]["views"][0]["query"]["exprs"]  # type: ignore[no-any-return]
+
+
+def test_a_string_literal_compared_with_a_date_or_time_is_one_of_that_type() -> None:
+    exprs = _view_exprs(
         "CREATE TABLE t (d DATE, ts TIMESTAMP, tm TIME);\n"
         "CREATE VIEW v AS SELECT d > '2014-11-05' AS a, '2020-01-01' <= ts AS b, "
         "tm = '10:00' AS c FROM t;"
     )
-    assert not result.has_errors, result.diagnostics_json()
-    exprs = result.to_json()["plan"]["views"][0]["query"]["exprs"]
     literals = [e["args"][1] if e["args"][0]["kind"] == "column" else e["args"][0] for e in exprs]
     assert [(lit["type"], lit["value"]) for lit in literals] == [
         ("DATE", "2014-11-05"),
@@ -251,15 +258,11 @@ def test_a_string_literal_compared_with_a_date_or_time_is_one_of_that_type() -> 
 
 def test_a_simple_case_compares_its_literals_as_the_operand_s_type() -> None:
     # CASE x WHEN v is x = v, so the same literals take x's type (Feldera's tests).
-    from backend.compiler import compile_program
-
-    result = compile_program(
+    exprs = _view_exprs(
         "CREATE TABLE t (r REAL, d DATE);\n"
         "CREATE VIEW v AS SELECT CASE r WHEN -57681.18 THEN 0 END AS a, "
         "CASE d WHEN '2020-06-21' THEN 1 END AS b FROM t;"
     )
-    assert not result.has_errors, result.diagnostics_json()
-    exprs = result.to_json()["plan"]["views"][0]["query"]["exprs"]
     [[real, _]] = exprs[0]["whens"]
     [[date, _]] = exprs[1]["whens"]
     assert (real["args"][1]["kind"], real["args"][1]["type"]) == ("cast", "REAL")
