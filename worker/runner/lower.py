@@ -198,8 +198,10 @@ def _instant(time: Column) -> Column:
 
 
 def _on_epoch_day(time: Column) -> Column:
-    """A TIME as the TIMESTAMP of that time on 1970-01-01 (Feldera's CAST)."""
-    return F.to_timestamp(F.concat(F.lit("1970-01-01 "), time)).cast(T.TimestampNTZType())
+    """A TIME (or text) as the TIMESTAMP of that time on 1970-01-01, as Feldera casts a
+    TIME; NULL for text that is no time of day."""
+    moment = F.try_to_timestamp(F.concat(F.lit("1970-01-01 "), time))
+    return moment.cast(T.TimestampNTZType())
 
 
 def _as_timestamp(value: Column, raw: Mapping[str, Any]) -> Column:
@@ -472,8 +474,8 @@ SCALAR: dict[str, Scalar] = {
     ),
     "format_date": _format_datetime,
     "format_timestamp": _format_datetime,
-    "parse_date": lambda a, r: _parsed(a, r),
-    "parse_timestamp": lambda a, r: _parsed(a, r),
+    "parse_date": _parsed,
+    "parse_timestamp": _parsed,
     "parse_time": lambda a, r: _time_of(_parsed(a, r)),
     "pi": lambda a, r: F.pi(),
     "atan2": _atan2,
@@ -497,6 +499,26 @@ def _initcap(text: Column) -> Column:
     return F.array_join(F.transform(chars, cased), "")
 
 
+def _cast(operand: Column, source: str | None, target: str) -> Column:
+    """CAST(operand AS target) of an operand of type `source`, as Feldera casts: text that
+    is no DATE, TIMESTAMP or TIME is NULL, and no number a REAL or DOUBLE 0 (another
+    number type fails the step, as Feldera's does); a TIME is written as the ingress
+    writes it; a BOOLEAN is TRUE or FALSE as text."""
+    if source == "VARCHAR" and target in ("DATE", "TIMESTAMP"):
+        return operand.try_cast(spark_type(target))
+    if source == "VARCHAR" and target in FLOATING:
+        number = operand.try_cast(spark_type(target))
+        return F.when(operand.isNotNull(), F.coalesce(number, F.lit(0.0)))
+    if source == "VARCHAR" and target == "TIME":
+        return _time_of(_on_epoch_day(F.trim(operand)))
+    if source == "TIMESTAMP" and target == "TIME":
+        return _time_of(operand)
+    if source == "TIME" and target == "TIMESTAMP":
+        return _on_epoch_day(operand)
+    value = operand.cast(spark_type(target))
+    return F.upper(value) if source == "BOOLEAN" and target == "VARCHAR" else value
+
+
 def lower_expr(expr: Mapping[str, Any]) -> Column:
     kind = expr["kind"]
     if kind == "column":
@@ -504,25 +526,7 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
     if kind == "literal":
         return _literal(expr["value"], expr["type"])
     if kind == "cast":
-        operand, source = lower_expr(expr["expr"]), expr["expr"].get("type")
-        if expr["type"] in ("DATE", "TIMESTAMP") and source == "VARCHAR":
-            # Text that is no date or time is NULL, as in Feldera (not a failed step).
-            return operand.try_cast(spark_type(expr["type"]))
-        if expr["type"] in FLOATING and source == "VARCHAR":
-            # Text that is no number is 0, as in Feldera (a number type other than these
-            # fails the step, as Feldera's does).
-            number = operand.try_cast(spark_type(expr["type"]))
-            return F.when(operand.isNotNull(), F.coalesce(number, F.lit(0.0)))
-        if expr["type"] == "TIME" and source == "VARCHAR":
-            return _time_of(F.try_to_timestamp(F.concat(F.lit("1970-01-01 "), F.trim(operand))))
-        if expr["type"] == "TIME" and source == "TIMESTAMP":
-            return _time_of(operand)
-        if expr["type"] == "TIMESTAMP" and source == "TIME":
-            return _on_epoch_day(operand)
-        value = operand.cast(spark_type(expr["type"]))
-        if expr["type"] == "VARCHAR" and source == "BOOLEAN":
-            return F.upper(value)  # TRUE and FALSE, as Calcite and Feldera write them
-        return value
+        return _cast(lower_expr(expr["expr"]), expr["expr"].get("type"), expr["type"])
     if kind == "case":
         return _case(expr)
     if kind != "call":
