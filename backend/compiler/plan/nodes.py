@@ -184,7 +184,7 @@ class SetDifference:
 class SortKey:
     expr: Expr  # over the input's columns
     descending: bool
-    nulls_first: bool  # written, or SQL's default: NULLs sort as if larger than any value
+    nulls_first: bool  # written, or by default NULLs as the smallest values (expressions.sort_key)
 
 
 @dataclass(frozen=True, slots=True)

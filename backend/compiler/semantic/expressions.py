@@ -844,8 +844,9 @@ def _aggregate_order(
 
 
 def sort_key(expr: plan.Expr, item: ast.OrderItem) -> plan.SortKey:
-    """`expr` ordered as `item` says; unsaid, NULLs sort as if larger than any value."""
-    nulls_first = item.descending if item.nulls is None else item.nulls == "first"
+    """`expr` ordered as `item` says; unsaid, NULLs sort as if smaller than any value
+    (first ascending, last descending), as in Feldera, Flink and Spark."""
+    nulls_first = not item.descending if item.nulls is None else item.nulls == "first"
     return plan.SortKey(expr, item.descending, nulls_first)
 
 

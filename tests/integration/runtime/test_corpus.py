@@ -28,6 +28,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 from backend.compiler import compile_program
+from tests.integration.runtime import duckdb_oracle
 from worker.replay import step_rows
 from worker.runner.engine import StepEngine
 from worker.runner.source import SCHEMA
@@ -149,7 +150,7 @@ DUCK_TYPES = {"VARCHAR": "VARCHAR", "INTEGER": "INTEGER", "BIGINT": "BIGINT", "D
 
 
 def _duckdb(inputs: list[Input], views: dict[str, str]) -> duckdb.DuckDBPyConnection:
-    db = duckdb.connect()
+    db = duckdb_oracle.connect()
     for table in inputs:
         columns = ", ".join(
             f'"{c["name"]}" {DUCK_TYPES.get(c["type"], c["type"])}' for c in table.columns

@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-import duckdb
 from pyspark.sql import SparkSession
 
 from backend.compiler import compile_program
+from tests.integration.runtime import duckdb_oracle
 from tests.integration.runtime.plans import (
     Json,
     agg,
@@ -197,7 +197,7 @@ def _normal(value: Any) -> Any:
 
 
 def _oracle(content: dict[str, Counter[str]], sql: str) -> Counter[tuple[Any, ...]]:
-    db = duckdb.connect()
+    db = duckdb_oracle.connect()
     db.execute(DDL)
     for relation, rows in content.items():
         for row, count in rows.items():

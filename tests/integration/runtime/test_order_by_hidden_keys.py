@@ -6,6 +6,7 @@ import json
 
 from pyspark.sql import SparkSession
 
+from tests.integration.runtime.replays import contents_by_step
 from worker.replay import compile_with_queries, replay
 
 PROGRAM = """
@@ -50,3 +51,24 @@ def test_keys_outside_the_select_list_order_and_limit_the_output(spark: SparkSes
         {"step": 2, "view": "top_ids", "changes": [{"delete": {"id": 2}}, {"insert": {"id": 1}}]},
         {"step": 2, "view": "in_time", "changes": [{"insert": {"productid": 20}}]},
     ]
+
+
+def test_nulls_sort_as_the_smallest_values_unless_said(spark: SparkSession) -> None:
+    """Feldera's ORDER BY tests (their rows and expected rows): NULLs first ascending,
+    last descending, as in Feldera, Flink and Spark; NULLS FIRST / LAST say otherwise."""
+    program = """
+    CREATE TABLE o (c1 INT, c2 VARCHAR);
+    CREATE VIEW asc3 AS SELECT c1 FROM o ORDER BY c1 ASC LIMIT 3;
+    CREATE VIEW desc3 AS SELECT c1 FROM o ORDER BY c1 DESC LIMIT 3;
+    CREATE VIEW desc3_text AS SELECT c2 FROM o ORDER BY c2 DESC LIMIT 3;
+    CREATE VIEW asc3_nulls_last AS SELECT c1 FROM o ORDER BY c1 NULLS LAST LIMIT 3;
+    """
+    rows = [(3, "hello"), (2, "bye bye, friend!!"), (None, "see you later"), (2, None),
+            (1, "ferris says ciao"), (14, "meet you @ 5"), (3, None), (6, "see you"),
+            (1, "hello"), (None, "fred says konichiwa"), (4, "see you")]  # fmt: skip
+    step = [{"insert": {"c1": c1, "c2": c2}} for c1, c2 in rows]
+    [after] = contents_by_step(spark, program, "o", [step], order=lambda r: str(r))
+    assert after["asc3"] == [{"c1": 1}, {"c1": None}, {"c1": None}]
+    assert after["desc3"] == [{"c1": 14}, {"c1": 4}, {"c1": 6}]
+    assert after["desc3_text"] == [{"c2": "see you later"}, {"c2": "see you"}, {"c2": "see you"}]
+    assert after["asc3_nulls_last"] == [{"c1": 1}, {"c1": 1}, {"c1": 2}]

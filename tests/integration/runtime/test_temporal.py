@@ -24,10 +24,10 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-import duckdb
 from pyspark.sql import SparkSession
 
 from backend.compiler import compile_program
+from tests.integration.runtime import duckdb_oracle
 from worker.replay import step_rows
 from worker.runner.engine import StepEngine
 from worker.runner.source import SCHEMA
@@ -166,7 +166,7 @@ class Oracle:
     """The accepted changes in DuckDB, and each view's batch answer after a step."""
 
     def __init__(self) -> None:
-        self.db = duckdb.connect()
+        self.db = duckdb_oracle.connect()
         self.db.execute(
             "CREATE TABLE orders (step INT, rowtime TIMESTAMP, order_id INT, currency VARCHAR,"
             " amount DECIMAL(10, 2), name VARCHAR);"

@@ -20,9 +20,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-import duckdb
 from pyspark.sql import SparkSession
 
+from tests.integration.runtime import duckdb_oracle
 from worker.replay import compile_with_queries, replay
 
 BASE = dt.datetime(2024, 5, 1, 10, 0)
@@ -221,7 +221,7 @@ def test_windowed_joins_emit_exactly_the_final_rows_of_the_batch_join(
     steps = _random_steps(seed=4)
     records = list(replay(spark, result.to_json()["plan"], [json.dumps(s) for s in steps]))
     assert not [r for r in records if "dropped" in r]
-    con = duckdb.connect()
+    con = duckdb_oracle.connect()
     con.execute("CREATE TABLE a (t INTEGER, k INTEGER, v INTEGER)")
     con.execute("CREATE TABLE b (t INTEGER, k INTEGER, w INTEGER)")
     clocks: dict[str, int | None] = {"A": None, "B": None}

@@ -214,10 +214,11 @@ def test_string_agg_keeps_its_order_and_other_aggregates_drop_theirs() -> None:
     orders = [agg.get("order") for agg in grouped["aggregates"]]
     assert orders == [
         [
-            {"expr": orders[0][0]["expr"], "descending": True, "nulls_first": True},
+            # Unsaid, NULLs are the smallest: last descending, first ascending.
+            {"expr": orders[0][0]["expr"], "descending": True, "nulls_first": False},
             {"expr": orders[0][1]["expr"], "descending": False, "nulls_first": True},
         ],
-        [{"expr": orders[1][0]["expr"], "descending": False, "nulls_first": False}],
+        [{"expr": orders[1][0]["expr"], "descending": False, "nulls_first": True}],
         None,  # STRING_AGG without ORDER BY: by the values' text
         None,  # a sum is the same in any order
     ]
