@@ -73,8 +73,8 @@ def test_a_plain_select_sees_tables_and_views_as_they_are_now(stack: LiveStack) 
         {"customer": "ada", "amount": 500},
     ]
     assert rows(stack, pipeline, "SELECT loud FROM shouted ORDER BY loud") == [
+        {"loud": None},  # NULLs first in ascending order, as the compiler sorts
         {"loud": "HI"},
-        {"loud": None},  # NULLs last in ascending order, as the compiler sorts
     ]
     assert rows(stack, pipeline, "SELECT n FROM counted") == [{"n": 2}]
     joined = rows(
