@@ -31,6 +31,7 @@ from worker.runner.lower import (
     lower_rel,
     positional,
     spark_type,
+    toward_zero,
 )
 from worker.runner.rows import is_row, row_fields
 from worker.runner.state import as_multiset
@@ -579,8 +580,7 @@ def _in_type(value: Column, function: str, sql_type: str) -> Column:
     (a cast to an integer cuts; Spark's cast to a DECIMAL rounds half up)."""
     target = spark_type(sql_type)
     if function in ("avg", *STATISTICS) and isinstance(target, T.DecimalType):
-        scale = target.scale
-        value = F.when(value < 0, F.ceil(value, scale)).otherwise(F.floor(value, scale))
+        value = toward_zero(value, target.scale)
     return value.cast(target)
 
 

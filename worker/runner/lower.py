@@ -326,8 +326,12 @@ def _truncate(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     scale = raw[1].get("value") if len(args) > 1 else 0
     if not isinstance(scale, int):
         raise LoweringError("TRUNCATE's scale must be an integer literal")
-    places = F.lit(scale)
-    return F.when(args[0] >= 0, F.floor(args[0], places)).otherwise(F.ceil(args[0], places))
+    return toward_zero(args[0], scale)
+
+
+def toward_zero(x: Column, places: int) -> Column:
+    """x cut toward zero to `places` decimal places (to tens, ... below 0)."""
+    return F.when(x >= 0, F.floor(x, F.lit(places))).otherwise(F.ceil(x, F.lit(places)))
 
 
 def _sign_bit(x: Column) -> Column:
