@@ -257,14 +257,14 @@ UNIT_STEPS = {
 
 
 def _floor_time(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
-    return _truncated(args[0], raw, up=False)
+    return _floor_or_ceil_time(args[0], raw, up=False)
 
 
 def _ceil_time(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
-    return _truncated(args[0], raw, up=True)
+    return _floor_or_ceil_time(args[0], raw, up=True)
 
 
-def _truncated(value: Column, raw: list[Mapping[str, Any]], up: bool) -> Column:
+def _floor_or_ceil_time(value: Column, raw: list[Mapping[str, Any]], up: bool) -> Column:
     """FLOOR / CEIL(value TO unit) of a TIMESTAMP, DATE or TIME (a time of 1970-01-01)."""
     unit = _unit(raw)
     of_time = raw[0].get("type") == "TIME"
