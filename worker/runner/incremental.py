@@ -428,10 +428,10 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
         value: Column
         if function == "count_star":
             value = F.coalesce(F.sum(weight), F.lit(0))
-        elif function in ARG_EXTREMES:
-            x, y = F.col(positional(arg_index)), F.col(positional(arg_index + 1))
-            arg_index += 2
-            value = ARG_EXTREMES[function](x, y)
+        elif function in ARG_EXTREMES:  # (value, compared[, FILTER's condition])
+            args = [F.col(positional(arg_index + i)) for i in range(len(agg["args"]))]
+            arg_index += len(args)
+            value = ARG_EXTREMES[function](*args)
         elif function == "string_agg":  # (value, separator): a literal, stored as it is
             x = F.col(positional(arg_index))
             order = agg.get("order", [])
@@ -521,16 +521,27 @@ def _compared(a: Column, b: Column, keys: list[tuple[str, Mapping[str, Any]]]) -
     return result
 
 
-def _arg_extreme(pick: Callable[[Column, Column], Column]) -> Callable[[Column, Column], Column]:
-    """ARG_MAX / ARG_MIN (`pick`: max_by / min_by): rows with a NULL `compared` do not
-    count, and of rows equal in `compared` the largest / smallest value wins, NULL the
-    smallest (backend/compiler/semantic/aggregates.py)."""
-    return lambda value, compared: pick(
-        value, F.when(compared.isNotNull(), F.struct(compared, value))
-    )
+def _arg_extreme(pick: Callable[[Column, Column], Column], largest: bool) -> Callable[..., Column]:
+    """ARG_MAX / ARG_MIN (`pick`: max_by / min_by; `largest`: ARG_MAX): a row with a NULL
+    `compared` counts only where no row has one that is not NULL; of rows equal in
+    `compared` (or all NULL) the largest / smallest value wins, NULL the smallest
+    (backend/compiler/semantic/aggregates.py). A FILTER's condition, when there is one,
+    leaves out the rows where it is not TRUE."""
+
+    def extreme(value: Column, compared: Column, condition: Column | None = None) -> Column:
+        # The flag puts a row with a NULL `compared` behind every other: below them for
+        # max_by, above them for min_by.
+        flag = compared.isNotNull() if largest else compared.isNull()
+        key = F.struct(flag, compared, value)
+        return pick(value, key if condition is None else F.when(condition, key))
+
+    return extreme
 
 
-ARG_EXTREMES = {"arg_max": _arg_extreme(F.max_by), "arg_min": _arg_extreme(F.min_by)}
+ARG_EXTREMES = {
+    "arg_max": _arg_extreme(F.max_by, largest=True),
+    "arg_min": _arg_extreme(F.min_by, largest=False),
+}
 
 
 def _aggregate_function(

@@ -9,7 +9,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from pyspark.sql import DataFrame
+from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
 from worker.runner.lower import WEIGHT, positional
@@ -33,6 +33,8 @@ def _as_json(view: Mapping[str, Any], changes: DataFrame) -> DataFrame:
         value = F.col(positional(i))
         if is_row(column["type"]):
             value = published(value, column["type"], AS_STRING)
+        elif column["type"] == "TIME":
+            value = _shown_time(value)
         elif column["type"].startswith(AS_STRING):
             value = value.cast("string")
         fields.append(value.alias(column["name"]))
@@ -41,6 +43,13 @@ def _as_json(view: Mapping[str, Any], changes: DataFrame) -> DataFrame:
         F.col(WEIGHT).alias("weight"),
         F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}).alias("row"),
     )
+
+
+def _shown_time(time: Column) -> Column:
+    """A TIME as a view shows it: its text ('HH:MM:SS[.ffffff]', as Weir keeps it) with
+    a fraction of whole milliseconds in three digits, as Feldera writes it
+    ('13:23:44.456', not '13:23:44.456000')."""
+    return F.regexp_replace(time, r"(\.\d{3})000$", "$1")
 
 
 def compute_step(plan: Mapping[str, Any], batch: DataFrame) -> dict[str, list[Change]]:

@@ -29,9 +29,10 @@ from backend.compiler.syntax import ast
 STATISTICS = ("stddev_samp", "stddev_pop", "var_samp", "var_pop")
 BOOLEAN_AGGREGATES = ("bool_and", "bool_or")
 # ARG_MAX(value, compared) / ARG_MIN(...): `value` of the row with the largest / smallest
-# `compared`, which may be NULL; rows with a NULL `compared` do not count; of rows equal
-# in `compared`, the largest / smallest value (NULL the smallest), so the answer does
-# not depend on the rows' order. As Feldera's runtime tests expect.
+# `compared`, which may be NULL; a row with a NULL `compared` counts only where no row
+# has one that is not NULL; of rows equal in `compared` (or all NULL), the largest /
+# smallest value (NULL the smallest), so the answer does not depend on the rows' order.
+# As Feldera's runtime tests expect. With FILTER, a third argument: the condition.
 ARG_EXTREMES = ("arg_max", "arg_min")
 BIT_AGGREGATES = ("bit_and", "bit_or", "bit_xor")
 # STRING_AGG(s [, separator]) / LISTAGG: the values that are not NULL, joined by the
@@ -196,7 +197,8 @@ def percentile(
 def filtered(agg: plan.AggCall, condition: plan.Expr) -> plan.AggCall:
     """`agg FILTER (WHERE condition)`: the aggregate of `CASE WHEN condition THEN arg
     END`. Every aggregate skips NULLs, so the rows where the condition is not TRUE
-    count for nothing; COUNT(*) counts a constant instead.
+    count for nothing; COUNT(*) counts a constant instead. ARG_MAX and ARG_MIN count a
+    NULL `compared` too: they take the condition as a third argument.
 
     >>> from backend.compiler.source import Span
     >>> x = plan.ColumnRef(0, "x", types.BOOLEAN, False, Span(0, 1))
@@ -208,12 +210,13 @@ def filtered(agg: plan.AggCall, condition: plan.Expr) -> plan.AggCall:
     if agg.function == "count_star":
         one = plan.Literal(1, types.INTEGER, False, agg.span)
         agg = replace(agg, function="count", args=(one,))
-    # The argument whose NULL leaves a row out: ARG_MAX's `compared` (its last), the
-    # value of the others (STRING_AGG's first, before its separator).
-    at = len(agg.args) - 1 if agg.function in ARG_EXTREMES else 0
-    arg = agg.args[at]
+    if agg.function in ARG_EXTREMES:
+        return replace(agg, args=(*agg.args, condition))
+    # The argument whose NULL leaves a row out: the value (STRING_AGG's first, before
+    # its separator).
+    arg = agg.args[0]
     case = plan.Case(((condition, arg),), None, arg.type, True, condition.span)
-    return replace(agg, args=(*agg.args[:at], case, *agg.args[at + 1 :]))
+    return replace(agg, args=(case, *agg.args[1:]))
 
 
 def agg_shape(agg: plan.AggCall) -> object:

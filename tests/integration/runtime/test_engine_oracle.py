@@ -493,6 +493,14 @@ def _cut_to_integer(sql: str, *calls: str) -> str:
     return sql
 
 
+def _null_compared_last(sql: str) -> str:
+    """`sql` with ARG_MAX(id, x * 10 + id) as DuckDB computes Weir's: DuckDB leaves out a
+    row whose compared value is NULL, Weir (as Feldera) puts it below every other, so
+    that a group whose x are all NULL has the largest id (x * 10 + id is over 10)."""
+    written = "ARG_MAX(id, x * 10 + id)"
+    return sql.replace(written, "ARG_MAX(id, CASE WHEN x IS NULL THEN id ELSE x * 10 + id END)")
+
+
 COMPILED_ONLY_SQL = dict(COMPILED_ONLY)
 # Queries of COMPILED_ONLY as DuckDB writes them: it has no bare PI, spells ISNAN and
 # ISINF, has no OVERLAY and no OCTET_LENGTH of text, and its CHR fails where Feldera's
@@ -505,14 +513,14 @@ DUCKDB_SPELLINGS = {
         COMPILED_ONLY_SQL["percentiles"], "STDDEV_SAMP(DISTINCT x)", "VAR_POP(DISTINCT x)"
     ),
     "statistics": _cut_to_integer(
-        COMPILED_ONLY_SQL["statistics"],
+        _null_compared_last(COMPILED_ONLY_SQL["statistics"]),
         "STDDEV_SAMP(x)",
         "STDDEV_POP(x)",
         "VAR_SAMP(x)",
         "VAR_POP(x)",
     ),
     "window_statistics": _cut_to_integer(
-        COMPILED_ONLY_SQL["window_statistics"],
+        _null_compared_last(COMPILED_ONLY_SQL["window_statistics"]),
         "STDDEV_POP(x) OVER (PARTITION BY g)",
         "VAR_SAMP(x) OVER (PARTITION BY g ORDER BY id, x ROWS 2 PRECEDING)",
     ),

@@ -1,5 +1,6 @@
 """Aggregates on the tables of Feldera's runtime aggregate tests, with the values those
-tests expect: ARG_MAX / ARG_MIN when the value or the compared one is NULL, the
+tests expect: ARG_MAX / ARG_MIN when the value or the compared one is NULL (with and
+without FILTER), the
 statistics in their argument's type (an integer's standard deviation is an integer,
 cut toward zero), and a DECIMAL average cut, not rounded, to its scale. A second step
 deletes a row, and each aggregate is made again from the rows left."""
@@ -28,6 +29,13 @@ CREATE TABLE decimal_tbl(id INT, c1 DECIMAL(6,2), c2 DECIMAL(6,2) NOT NULL);
 CREATE VIEW arg_max AS SELECT {_arg_calls("ARG_MAX")} FROM int0_tbl;
 CREATE VIEW arg_min AS SELECT {_arg_calls("ARG_MIN")} FROM int0_tbl;
 CREATE VIEW arg_max_by_id AS SELECT id, {_arg_calls("ARG_MAX")} FROM int0_tbl GROUP BY id;
+CREATE TABLE date_tbl(id INT, c1 DATE NOT NULL, c2 DATE);
+CREATE VIEW date_arg_max_where_gby AS SELECT id,
+  ARG_MAX(c1, c2) FILTER(WHERE c1 > '2014-11-05') AS c1,
+  ARG_MAX(c2, c1) FILTER(WHERE c1 > '2014-11-05') AS c2 FROM date_tbl GROUP BY id;
+CREATE VIEW date_arg_min_where_gby AS SELECT id,
+  ARG_MIN(c1, c2) FILTER(WHERE c1 > '2014-11-05') AS c1,
+  ARG_MIN(c2, c1) FILTER(WHERE c1 > '2014-11-05') AS c2 FROM date_tbl GROUP BY id;
 CREATE VIEW stddev_by_id AS SELECT id, {_statistics()} FROM int0_tbl GROUP BY id;
 CREATE VIEW decimal_stddev AS SELECT STDDEV_SAMP(c1) AS c1, STDDEV_SAMP(c2) AS c2
   FROM decimal_tbl;
@@ -41,6 +49,13 @@ INTS = [
     (1, 4, 3, 4, 6, 2, 3, 4, 2),
     (0, None, 2, 3, 2, 3, 4, 3, 3),
     (1, None, 5, 6, 2, 2, 1, None, 5),
+]
+DATES = [
+    (0, "2014-11-05", "2024-12-05"),
+    (0, "2020-06-21", None),
+    (1, "2024-12-05", "2014-11-05"),
+    (1, "2020-06-21", "2023-02-26"),
+    (1, "1969-03-17", "2015-09-07"),
 ]
 DECIMALS = [
     (0, "1111.52", "2231.90"),
@@ -64,17 +79,27 @@ def test_feldera_s_expected_aggregates_and_after_a_delete(spark: SparkSession) -
         "decimal_tbl": [
             {"insert": dict(zip(["id", "c1", "c2"], r, strict=True))} for r in DECIMALS
         ],
+        "date_tbl": [{"insert": dict(zip(["id", "c1", "c2"], r, strict=True))} for r in DATES],
     }
     second = {"int0_tbl": [{"delete": _int_row(INTS[3])}]}
     after = contents_after_steps(spark, PROGRAM, [first, second], order=lambda r: str(r))
     # A NULL value counts (the row with the largest c2 has c1 NULL); a NULL compared
-    # does not; of rows equal in compared, the largest (ARG_MAX) or smallest (ARG_MIN)
+    # loses to any other; of rows equal in compared, the largest (ARG_MAX) or smallest (ARG_MIN)
     # value, NULL the smallest.
     assert after[0]["arg_max"] == [_columns(None, 2, 4, 2, 5, 6, None, 2)]
     assert after[0]["arg_min"] == [_columns(None, 3, 3, 2, 2, 1, 4, 3)]
     assert after[0]["arg_max_by_id"] == [
         {"id": 0} | _columns(5, 2, None, 2, 5, 6, None, 3),
         {"id": 1} | _columns(None, 3, 4, 2, 2, 3, None, 2),
+    ]
+    # Where the one row the FILTER leaves has a NULL compared, it counts: its value.
+    assert sorted(after[0]["date_arg_max_where_gby"], key=lambda r: r["id"]) == [
+        {"id": 0, "c1": "2020-06-21", "c2": None},
+        {"id": 1, "c1": "2020-06-21", "c2": "2014-11-05"},
+    ]
+    assert sorted(after[0]["date_arg_min_where_gby"], key=lambda r: r["id"]) == [
+        {"id": 0, "c1": "2020-06-21", "c2": None},
+        {"id": 1, "c1": "2024-12-05", "c2": "2023-02-26"},
     ]
     assert after[0]["stddev_by_id"] == [
         {"id": 0} | _columns(None, 0, None, 1, 1, 1, None, 3),

@@ -166,10 +166,12 @@ def test_arg_max_and_arg_min_give_the_value_s_type() -> None:
     assert [(a["function"], a["distinct"], len(a["args"])) for a in calls] == [
         ("arg_max", False, 2),
         ("arg_min", False, 2),
-        ("arg_max", False, 2),
+        ("arg_max", False, 3),  # FILTER's condition last: a NULL `compared` counts
     ]
-    # FILTER leaves out the rows by their compared value: its CASE is the last argument.
-    assert calls[2]["args"][0]["kind"] == "column" and calls[2]["args"][1]["kind"] == "case"
+    # FILTER's condition is a third argument: the rows where it is not TRUE are left out,
+    # where a NULL `compared` is not (it wins where no other row has a `compared`).
+    value, compared, condition = calls[2]["args"]
+    assert (value["name"], compared["name"], condition["name"]) == ("x", "f", "ok")
 
 
 def test_bit_aggregates_keep_the_integer_type_and_string_agg_takes_its_separator() -> None:
