@@ -45,9 +45,18 @@ PARSED_AS_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "TIME", "INTERVAL", "NULL")
 LINEAR = frozenset({"scan", "filter", "project"})
 STATISTICS = frozenset({"stddev_samp", "stddev_pop", "var_samp", "var_pop"})
 PERCENTILES = frozenset({"percentile_cont", "percentile_disc"})
+# Of the pairs (y, x) where neither is NULL (backend/compiler/semantic/aggregates.py).
+PAIR_STATISTICS: dict[str, Callable[[Column, Column], Column]] = {
+    "covar_pop": F.covar_pop,
+    "covar_samp": F.covar_samp,
+    "regr_count": F.regr_count,
+    "regr_sxx": F.regr_sxx,
+    "regr_syy": F.regr_syy,
+}
 AGGREGATE_FUNCTIONS = frozenset(
     {"count_star", "count", "sum", "avg", "min", "max", "bool_and", "bool_or", *STATISTICS}
     | {"arg_max", "arg_min", "bit_and", "bit_or", "bit_xor", "string_agg", *PERCENTILES}
+    | {*PAIR_STATISTICS, "mode"}
 )
 
 
@@ -420,6 +429,8 @@ def _aggregate_inputs(agg: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> DataFrame:
     """The aggregate of a weighted multiset (weights are positive multiplicities)."""
+    if any(agg["function"] == "mode" for agg in rel["aggregates"]):
+        rows = _one_per_copy(rows)  # MODE counts rows: Spark's has no weights
     weight = F.col(WEIGHT)
     outputs = []
     arg_index = key_count
@@ -441,6 +452,13 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
             value = _string_agg(
                 x, weight, separator, agg["distinct"], list(zip(keys, order, strict=True))
             )
+        elif function in PAIR_STATISTICS:  # (y, x)
+            y, x = F.col(positional(arg_index)), F.col(positional(arg_index + 1))
+            arg_index += 2
+            value = _pair_statistic(function, y, x, weight)
+        elif function == "mode":  # of the rows one per copy (_one_per_copy)
+            value = F.mode(F.col(positional(arg_index)), deterministic=True)
+            arg_index += 1
         elif function in PERCENTILES:  # (x, fraction, descending)
             x = F.col(positional(arg_index))
             arg_index += 3
@@ -590,7 +608,7 @@ def _in_type(value: Column, function: str, sql_type: str) -> Column:
     argument's type: an integer or DECIMAL one is cut toward zero, as Feldera does
     (a cast to an integer cuts; Spark's cast to a DECIMAL rounds half up)."""
     target = spark_type(sql_type)
-    if function in ("avg", *STATISTICS) and isinstance(target, T.DecimalType):
+    if function in ("avg", *STATISTICS, *PAIR_STATISTICS) and isinstance(target, T.DecimalType):
         value = toward_zero(value, target.scale)
     return value.cast(target)
 
@@ -603,6 +621,29 @@ def _statistic(function: str, total: Column, squares: Column, count: Column) -> 
     variance = deviations / (count if population else count - 1)
     value = F.sqrt(variance) if function.startswith("stddev") else variance
     return F.when(count > (0 if population else 1), value)
+
+
+def _pair_statistic(function: str, y: Column, x: Column, weight: Column) -> Column:
+    """COVAR_POP, COVAR_SAMP, REGR_COUNT, REGR_SXX or REGR_SYY of the weighted pairs
+    (y, x) where neither is NULL, from their sums (as `_statistic`)."""
+    paired = y.isNotNull() & x.isNotNull()
+    count = F.coalesce(F.sum(F.when(paired, weight)), F.lit(0))
+    if function == "regr_count":
+        return count
+    y, x = y.cast("double"), x.cast("double")
+
+    def total(value: Column) -> Column:
+        return F.sum(F.when(paired, value * weight))
+
+    if function == "covar_pop" or function == "covar_samp":
+        products = total(y * x) - total(y) * total(x) / count
+        population = function == "covar_pop"
+        return F.when(
+            count > (0 if population else 1), products / (count if population else count - 1)
+        )
+    value = y if function == "regr_syy" else x
+    squares = total(value * value) - total(value) * total(value) / count
+    return F.when(count > 0, F.greatest(squares, F.lit(0.0)))
 
 
 def _join(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
@@ -820,6 +861,11 @@ def _copies(rows: DataFrame) -> DataFrame:
     return rows.withColumn("__copy", F.explode(F.sequence(F.lit(1), F.col(WEIGHT))))
 
 
+def _one_per_copy(rows: DataFrame) -> DataFrame:
+    """A weighted multiset as one row per copy, each of weight 1."""
+    return _copies(rows).drop("__copy").withColumn(WEIGHT, F.lit(1).cast(T.LongType()))
+
+
 def _counted(rows: DataFrame, columns: Sequence[str]) -> DataFrame:
     """Rows back as a weighted multiset of `columns`: the weight counts equal rows."""
     return rows.groupBy(*columns).agg(F.count(F.lit(1)).alias(WEIGHT))
@@ -883,6 +929,8 @@ def _window_value(call: Mapping[str, Any], columns: list[str], place: str) -> Co
         "stddev_pop": lambda: F.stddev_pop(args[0]),
         "var_samp": lambda: F.var_samp(args[0]),
         "var_pop": lambda: F.var_pop(args[0]),
+        "mode": lambda: F.mode(args[0], deterministic=True),
+        **{name: (lambda f=f: f(*args)) for name, f in PAIR_STATISTICS.items()},
     }.get(function, lambda: ARG_EXTREMES[function](*args))()
     return aggregate.over(spec)
 

@@ -44,14 +44,29 @@ STRING_AGGREGATE = "string_agg"
 # interpolated between the two nearest values (DOUBLE); DISC's is the first value whose
 # cumulative share of the values reaches p (of x's type). In the plan: (x, p, descending).
 PERCENTILES = ("percentile_cont", "percentile_disc")
+# Statistics of the pairs (y, x) where neither is NULL: COVAR_POP / COVAR_SAMP (their
+# covariance), REGR_COUNT (how many; BIGINT), REGR_SXX / REGR_SYY (the sum of the
+# squared deviations of x / of y: REGR_COUNT times VAR_POP). NULL when there are no
+# pairs (COVAR_SAMP: fewer than two). Of y's type, as in Calcite and Feldera (an
+# integer or DECIMAL cut toward zero, as the statistics are).
+PAIR_STATISTICS = ("covar_pop", "covar_samp", "regr_count", "regr_sxx", "regr_syy")
+# MODE(x): the most frequent value that is not NULL (NULL when there is none); of
+# values equally frequent, the smallest, so the answer does not depend on the rows'
+# order (Feldera leaves it open). No DISTINCT, as in Feldera.
+MODE = "mode"
 # Aggregates not computed over a window (OVER) yet.
 NOT_OVER_WINDOWS = (*BIT_AGGREGATES, STRING_AGGREGATE, "listagg", *PERCENTILES)
+# COUNTIF(condition): the rows where it is TRUE, as COUNT(CASE WHEN condition THEN 1
+# END) (BigQuery's and Feldera's).
+COUNT_IF = "countif"
 # Other spellings of an aggregate: the plan uses the name on the right.
 SPELLINGS = {
     "stddev": "stddev_samp",
     "variance": "var_samp",
     "every": "bool_and",
     "some": "bool_or",
+    "logical_and": "bool_and",  # BigQuery's and Feldera's
+    "logical_or": "bool_or",
     "listagg": STRING_AGGREGATE,
     # ANY_VALUE(x): some value of x in the group (SQL:2023). Weir gives the smallest, so
     # the answer does not depend on the order rows arrived in.
@@ -69,6 +84,9 @@ COMPILED = (
     *BIT_AGGREGATES,
     STRING_AGGREGATE,
     *PERCENTILES,
+    *PAIR_STATISTICS,
+    MODE,
+    COUNT_IF,
     *SPELLINGS,
 )
 # DISTINCT changes nothing for these (and is dropped); the statistics do not take it yet.
@@ -115,6 +133,10 @@ def aggregate_type(name: str, arg: SqlType | None) -> SqlType | None:
         return arg if types.is_interval(arg) else None
     if name in ("avg", *STATISTICS) and types.is_numeric(arg):
         return arg
+    if name == COUNT_IF:
+        return types.BIGINT if arg.kind is types.TypeKind.BOOLEAN else None
+    if name == MODE:
+        return None if types.is_row(arg) else arg
     return None
 
 
@@ -136,14 +158,40 @@ def agg_call(
         return plan.AggCall(name, args, False, args[0].type, True, call.span), None
     if name == STRING_AGGREGATE:
         return _string_agg(call, args)
+    if name in PAIR_STATISTICS:
+        return _pair_statistic(call, args)
+    if name in (MODE, COUNT_IF) and call.distinct:
+        return None, f"{shown} takes no DISTINCT"
     if len(args) != 1:
         return None, f"{shown} expects 1 argument, got {len(args)}"
     result = aggregate_type(name, args[0].type)
     if result is None:
         return None, f"Cannot apply {shown} to {args[0].type}"
+    if name == COUNT_IF:
+        one = plan.Literal(1, types.INTEGER, False, call.span)
+        counted = plan.Case(((args[0], one),), None, types.INTEGER, True, call.span)
+        return plan.AggCall("count", (counted,), False, result, False, call.span), None
     nullable = name != "count"
     distinct = call.distinct and name not in DISTINCT_IRRELEVANT
     return plan.AggCall(name, args, distinct, result, nullable, call.span), None
+
+
+def _pair_statistic(
+    call: ast.FunctionCall, args: tuple[plan.Expr, ...]
+) -> tuple[plan.AggCall | None, str | None]:
+    """COVAR_POP, COVAR_SAMP, REGR_COUNT, REGR_SXX or REGR_SYY of (y, x), or an error."""
+    shown = call.name.value.upper()
+    name = canonical_name(shown)
+    if len(args) != 2:
+        return None, f"{shown} expects 2 arguments (y, x), got {len(args)}"
+    if call.distinct:
+        return None, f"{shown} takes no DISTINCT"
+    for arg in args:
+        if not types.is_numeric(arg.type):
+            return None, f"Cannot apply {shown} to {arg.type}: it takes numbers"
+    if name == "regr_count":
+        return plan.AggCall(name, args, False, types.BIGINT, False, call.span), None
+    return plan.AggCall(name, args, False, args[0].type, True, call.span), None
 
 
 def _string_agg(

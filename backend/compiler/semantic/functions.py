@@ -131,7 +131,8 @@ AGGREGATE_FUNCTIONS = frozenset((
     "count", "sum", "avg", "min", "max", "stddev", "stddev_pop", "stddev_samp", "var_pop",
     "var_samp", "variance", "every", "some", "any_value", "array_agg", "string_agg", "listagg",
     "bool_and", "bool_or", "arg_max", "arg_min", "bit_and", "bit_or", "bit_xor",
-    "percentile_cont", "percentile_disc",
+    "percentile_cont", "percentile_disc", "logical_and", "logical_or", "countif", "mode",
+    "covar_pop", "covar_samp", "regr_count", "regr_sxx", "regr_syy",
 ))
 # fmt: on
 

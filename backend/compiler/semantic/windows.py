@@ -249,6 +249,7 @@ def _bind_call(
             ctx.report(Code.TYPE_MISMATCH, str(problem), call.span)
             return None
         function, result, nullable = agg.function, agg.type, agg.nullable
+        present = agg.args  # as the aggregate takes them (COUNTIF(c): a CASE of c)
     frame = _frame(spec, keys, ctx.diagnostics)
     if frame is None:
         return None

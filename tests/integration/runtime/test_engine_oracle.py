@@ -274,6 +274,20 @@ COMPILED_ONLY = [
         "FROM t GROUP BY g",
     ),
     (
+        "pair_statistics",
+        "SELECT g, COVAR_POP(CAST(x AS DOUBLE), CAST(id AS DOUBLE)), "
+        "COVAR_SAMP(CAST(x AS DOUBLE), CAST(id AS DOUBLE)), REGR_COUNT(x, id), "
+        "REGR_SXX(CAST(x AS DOUBLE), CAST(id AS DOUBLE)), "
+        "REGR_SYY(CAST(x AS DOUBLE), CAST(id AS DOUBLE)), COVAR_SAMP(x, id), "
+        "COUNTIF(x > 2), LOGICAL_OR(x = 9), MODE(x) FROM t GROUP BY g",
+    ),
+    (
+        "window_pair_statistics",
+        "SELECT id, g, x, COVAR_POP(CAST(x AS DOUBLE), CAST(id AS DOUBLE)) OVER (PARTITION BY g), "
+        "REGR_COUNT(x, id) OVER (PARTITION BY g ORDER BY id, x ROWS 1 PRECEDING), "
+        "COUNTIF(x < 3) OVER (PARTITION BY g) FROM t",
+    ),
+    (
         "window_statistics",
         "SELECT id, g, x, STDDEV_POP(x) OVER (PARTITION BY g), "
         "VAR_SAMP(x) OVER (PARTITION BY g ORDER BY id, x ROWS 2 PRECEDING), "
@@ -518,6 +532,19 @@ DUCKDB_SPELLINGS = {
         "STDDEV_POP(x)",
         "VAR_SAMP(x)",
         "VAR_POP(x)",
+    ),
+    # DuckDB has no LOGICAL_OR, its COUNTIF is NULL over only NULLs (Weir's, as BigQuery's
+    # and Feldera's, is 0), and its MODE takes any of equally frequent values.
+    "pair_statistics": _cut_to_integer(COMPILED_ONLY_SQL["pair_statistics"], "COVAR_SAMP(x, id)")
+    .replace("LOGICAL_OR(", "BOOL_OR(")
+    .replace("COUNTIF(x > 2)", "COUNT(CASE WHEN x > 2 THEN 1 END)")
+    .replace(
+        "MODE(x)",
+        "(SELECT m.x FROM t AS m WHERE m.g IS NOT DISTINCT FROM t.g AND m.x IS NOT NULL "
+        "GROUP BY m.x ORDER BY COUNT(*) DESC, m.x LIMIT 1)",
+    ),
+    "window_pair_statistics": COMPILED_ONLY_SQL["window_pair_statistics"].replace(
+        "COUNTIF(x < 3)", "COUNT(CASE WHEN x < 3 THEN 1 END)"
     ),
     "window_statistics": _cut_to_integer(
         _null_compared_last(COMPILED_ONLY_SQL["window_statistics"]),

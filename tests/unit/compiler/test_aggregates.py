@@ -121,12 +121,60 @@ def test_statistics_and_boolean_aggregates_run_over_windows() -> None:
             "SQL202",
             "Unknown column 'y'",
         ),
+        ("SELECT COVAR_POP(x) FROM t", "SQL206", "COVAR_POP expects 2 arguments (y, x), got 1"),
+        (
+            "SELECT REGR_SXX(x, s) FROM t",
+            "SQL206",
+            "Cannot apply REGR_SXX to VARCHAR: it takes numbers",
+        ),
+        ("SELECT COVAR_SAMP(DISTINCT x, f) FROM t", "SQL206", "COVAR_SAMP takes no DISTINCT"),
+        ("SELECT MODE(DISTINCT x) FROM t", "SQL206", "MODE takes no DISTINCT"),
+        ("SELECT COUNTIF(x) FROM t", "SQL206", "Cannot apply COUNTIF to INTEGER"),
     ],
 )
 def test_wrong_arguments_are_errors(sql: str, code: str, message: str) -> None:
     errors = _errors(sql)
     assert len(errors) == 1, errors
     assert errors[0][0] == code and message in errors[0][1], errors
+
+
+def test_pair_statistics_mode_and_countif() -> None:
+    compiled = _compiled(
+        "SELECT g, COVAR_POP(x, f) AS a, COVAR_SAMP(f, x) AS b, REGR_COUNT(x, f) AS c, "
+        "REGR_SXX(x, f) AS d, REGR_SYY(f, x) AS e, MODE(s) AS h, COUNTIF(x > 1) AS i, "
+        "LOGICAL_AND(ok) AS j, LOGICAL_OR(ok) AS k FROM t GROUP BY g"
+    )
+    [view] = [r for r in compiled["catalog"]["relations"] if r["name"] == "v"]
+    types = {c["name"]: (c["type"], c["nullable"]) for c in view["columns"]}
+    # y's type (Calcite's and Feldera's rule); REGR_COUNT and COUNTIF count.
+    assert types == {
+        "g": ("VARCHAR", True),
+        "a": ("INTEGER", True),
+        "b": ("DOUBLE", True),
+        "c": ("BIGINT", False),
+        "d": ("INTEGER", True),
+        "e": ("DOUBLE", True),
+        "h": ("VARCHAR", True),
+        "i": ("BIGINT", False),
+        "j": ("BOOLEAN", True),
+        "k": ("BOOLEAN", True),
+    }
+    [aggregate] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
+    functions = [a["function"] for a in aggregate["aggregates"]]
+    assert functions == [
+        "covar_pop", "covar_samp", "regr_count", "regr_sxx", "regr_syy", "mode", "count",
+        "bool_and", "bool_or",
+    ]  # fmt: skip
+    # COUNTIF(c) counts CASE WHEN c THEN 1 END.
+    counted = aggregate["aggregates"][6]["args"][0]
+    assert counted["kind"] == "case" and counted["whens"][0][1]["value"] == 1
+
+
+def test_countif_over_a_window_counts_a_case_of_its_condition() -> None:
+    compiled = _compiled("SELECT g, COUNTIF(x > 1) OVER (PARTITION BY g) AS n FROM t")
+    [window] = plan_nodes(compiled["plan"]["views"][0]["query"], "window")
+    [call] = window["calls"]
+    assert call["function"] == "count" and call["args"][0]["kind"] == "case"
 
 
 def test_filter_aggregates_a_case_of_the_argument() -> None:
