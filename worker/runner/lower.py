@@ -539,9 +539,12 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
     lowered = [lower_expr(a) for a in args]
     if function == "div" and expr["type"] in FLOATING:
         return _float_quotient(*lowered).cast(spark_type(expr["type"]))
+    if function == "div" and expr["type"] in INTEGRAL:
+        # Spark's `div`: whole numbers cut toward zero, in BIGINT (a quotient through a
+        # DOUBLE lost the last digits of large ones); the cast fails where it overflows.
+        return F.call_function("div", *lowered).cast(spark_type(expr["type"]))
     if function == "div":
-        quotient = lowered[0] / lowered[1]
-        return quotient.cast(spark_type(expr["type"])) if expr["type"] in INTEGRAL else quotient
+        return lowered[0] / lowered[1]
     if function == "mod" and expr["type"] in FLOATING:  # NaN by 0, as in Feldera
         return F.when(lowered[1] == 0, F.lit(NAN)).otherwise(lowered[0] % lowered[1])
     if function == "safe_cast":  # NULL where the value does not convert (CAST fails)

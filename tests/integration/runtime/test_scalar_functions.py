@@ -297,3 +297,22 @@ def test_numbers_as_text_text_as_numbers_and_numbers_as_booleans(spark: SparkSes
         "bround_half": "0.20",  # to the even neighbour (ROUND gives 0.30)
         "bround_int": -12,
     }
+
+
+QUOTIENTS = """
+CREATE TABLE t (a BIGINT, b BIGINT, i INTEGER, j INTEGER, s TINYINT);
+CREATE VIEW quotients AS SELECT a / b AS big, a / 2 AS big_half, i / j AS cut, s / j AS tiny
+FROM t;
+"""
+
+
+def test_whole_numbers_divide_exactly_cut_toward_zero(spark: SparkSession) -> None:
+    row = {"a": 9007199254740993, "b": 1, "i": -7, "j": 2, "s": 7}
+    [change] = changes_of_one_row(spark, QUOTIENTS, row)["quotients"]
+    # 2^53 + 1 has no DOUBLE: the quotient of two BIGINTs is not taken through one.
+    assert change["insert"] == {
+        "big": 9007199254740993,
+        "big_half": 4503599627370496,
+        "cut": -3,
+        "tiny": 3,
+    }
