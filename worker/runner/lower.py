@@ -19,6 +19,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from backend.compiler.semantic.time_formats import java_pattern
+from worker.runner.intervals import interval_spark_type, interval_text, interval_units, is_interval
 from worker.runner.rows import is_row, row_fields
 
 WEIGHT = "__weight"
@@ -36,8 +37,6 @@ SPARK_TYPES: dict[str, T.DataType] = {
     "TIMESTAMP": T.TimestampNTZType(),
     "TIME": T.StringType(),
     "NULL": T.NullType(),
-    "INTERVAL DAY TO SECOND": T.DayTimeIntervalType(),
-    "INTERVAL YEAR TO MONTH": T.YearMonthIntervalType(),
 }
 # Types the ingress stores as JSON strings and Spark casts after parsing.
 PARSED_FROM_STRING = ("DECIMAL", "DATE", "TIMESTAMP")
@@ -56,6 +55,8 @@ def spark_type(sql_type: str) -> T.DataType:
     match = DECIMAL_TYPE.fullmatch(sql_type)
     if match:
         return T.DecimalType(int(match.group(1)), int(match.group(2)))
+    if is_interval(sql_type):
+        return interval_spark_type(sql_type)
     try:
         return SPARK_TYPES[sql_type]
     except KeyError as err:
@@ -507,7 +508,8 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
     """CAST(operand AS target) of an operand of type `source`, as Feldera casts: text that
     is no DATE, TIMESTAMP or TIME is NULL, and no number a REAL or DOUBLE 0 (another
     number type fails the step, as Feldera's does); a TIME is written as the ingress
-    writes it; a BOOLEAN is TRUE or FALSE as text."""
+    writes it; a BOOLEAN is TRUE or FALSE as text; an interval is written for its units,
+    and one of a single unit is a number of them (intervals.py)."""
     if source == "VARCHAR" and target in ("DATE", "TIMESTAMP"):
         return operand.try_cast(spark_type(target))
     if source == "VARCHAR" and target in FLOATING:
@@ -519,6 +521,10 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
         return _time_of(operand)
     if source == "TIME" and target == "TIMESTAMP":
         return _on_epoch_day(operand)
+    if source is not None and is_interval(source) and target == "VARCHAR":
+        return interval_text(operand, source)
+    if source is not None and is_interval(source) and target in INTEGRAL:
+        return interval_units(operand, source).cast(spark_type(target))
     value = operand.cast(spark_type(target))
     return F.upper(value) if source == "BOOLEAN" and target == "VARCHAR" else value
 

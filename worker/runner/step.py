@@ -12,6 +12,7 @@ from typing import Any
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from worker.runner.intervals import interval_text, is_interval
 from worker.runner.lower import WEIGHT, positional
 from worker.runner.rows import is_row, published
 
@@ -35,6 +36,8 @@ def _as_json(view: Mapping[str, Any], changes: DataFrame) -> DataFrame:
             value = published(value, column["type"], AS_STRING)
         elif column["type"] == "TIME":
             value = _shown_time(value)
+        elif is_interval(column["type"]):
+            value = interval_text(value, column["type"])
         elif column["type"].startswith(AS_STRING):
             value = value.cast("string")
         fields.append(value.alias(column["name"]))

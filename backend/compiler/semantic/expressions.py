@@ -330,8 +330,9 @@ def _datetime_interval(
     expr: ast.DatetimeInterval, ctx: ExprContext, depth: int
 ) -> plan.Expr | None:
     """`(t1 - t2) unit [TO unit]` of two DATEs or two TIMESTAMPs, as Calcite has it: in
-    YEAR or MONTH units the whole months from t2 to t1 (TIMESTAMPDIFF's), as an INTERVAL
-    YEAR TO MONTH; in shorter units t1 - t2, an INTERVAL DAY TO SECOND."""
+    YEAR or MONTH units the whole months from t2 to t1 (TIMESTAMPDIFF's); in shorter
+    units t1 - t2. Its type has those units (INTERVAL MONTH, INTERVAL DAY TO HOUR):
+    they decide how it is written and what it casts to."""
     difference = expr.difference
     left = bind_expr(difference.left, ctx, depth)
     right = bind_expr(difference.right, ctx, depth)
@@ -346,12 +347,20 @@ def _datetime_interval(
             difference.span,
         )
         return None
-    if (expr.end_unit or expr.start_unit) not in ("year", "month"):
-        return _binary(difference, ctx, depth)
+    try:
+        literals.interval_fields(expr.start_unit, expr.end_unit or expr.start_unit)
+    except literals.InvalidLiteral as exc:  # YEAR TO DAY, MINUTE TO HOUR
+        ctx.report(Code.INVALID_LITERAL, exc.message, expr.span)
+        return None
+    end = expr.end_unit.upper() if expr.end_unit else None
+    typed = types.interval_of(expr.start_unit.upper(), end)
     nullable = left.nullable or right.nullable
+    if typed.kind is types.TypeKind.INTERVAL_DAY_TIME:
+        elapsed = _binary(difference, ctx, depth)
+        return None if elapsed is None else plan.Cast(elapsed, typed, nullable, expr.span)
     month = plan.Literal("MONTH", types.VARCHAR, False, expr.span)
     months = plan.Call("timestampdiff", (month, right, left), types.INTEGER, nullable, expr.span)
-    return plan.Call("months", (months,), types.INTERVAL_YEAR_MONTH, nullable, expr.span)
+    return plan.Call("months", (months,), typed, nullable, expr.span)
 
 
 def _binary(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | None:

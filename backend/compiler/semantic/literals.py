@@ -128,7 +128,7 @@ def interval(text: str, negative: bool, start: str, end: str | None) -> tuple[in
     5400000000
     """
     end = end or start
-    fields = _interval_fields(start, end)
+    fields = interval_fields(start, end)
     qualifier = start.upper() if start == end else f"{start.upper()} TO {end.upper()}"
     body = text.strip()
     if body[:1] in ("-", "+"):
@@ -168,7 +168,7 @@ def interval(text: str, negative: bool, start: str, end: str | None) -> tuple[in
     return sign * micros, types.INTERVAL_DAY_TIME
 
 
-def _interval_fields(start: str, end: str) -> tuple[str, ...]:
+def interval_fields(start: str, end: str) -> tuple[str, ...]:
     for family in (_YEAR_MONTH_FIELDS, _DAY_TIME_FIELDS):
         if start in family and end in family and family.index(start) <= family.index(end):
             return family[family.index(start) : family.index(end) + 1]

@@ -41,6 +41,9 @@ class SqlType:
     precision: int = 0  # DECIMAL only
     scale: int = 0  # DECIMAL only
     fields: tuple[RowField, ...] = field(default=(), repr=False)  # ROW only (in its name)
+    # An interval's units when `(t1 - t2) unit [TO unit]` gave them ("MONTH", "HOUR TO
+    # MINUTE"; in its name, INTERVAL MONTH): they decide how it is written.
+    unit: str = field(default="", repr=False)
     # The canonical name used in the catalog and the plan, computed once.
     name: str = field(init=False, repr=False, compare=False)
 
@@ -49,6 +52,8 @@ class SqlType:
             name = f"DECIMAL({self.precision},{self.scale})"
         elif self.kind is TypeKind.ROW:
             name = "ROW(" + ", ".join(str(f) for f in self.fields) + ")"
+        elif self.unit:
+            name = f"INTERVAL {self.unit}"
         else:
             name = str(self.kind.value)
         object.__setattr__(self, "name", name)
@@ -106,6 +111,31 @@ TIME = SqlType(TypeKind.TIME)
 TIMESTAMP = SqlType(TypeKind.TIMESTAMP)
 INTERVAL_DAY_TIME = SqlType(TypeKind.INTERVAL_DAY_TIME)
 INTERVAL_YEAR_MONTH = SqlType(TypeKind.INTERVAL_YEAR_MONTH)
+
+
+def interval_of(start: str, end: str | None = None) -> SqlType:
+    """The interval type of units `start` [TO `end`] (upper case), as `(t1 - t2) start
+    [TO end]` has it: YEAR and MONTH ones count months, the others microseconds.
+
+    >>> str(interval_of("MONTH")), str(interval_of("HOUR", "SECOND"))
+    ('INTERVAL MONTH', 'INTERVAL HOUR TO SECOND')
+    >>> interval_of("YEAR", "MONTH") == INTERVAL_YEAR_MONTH
+    True
+    """
+    unit = start if end is None else f"{start} TO {end}"
+    if unit == "YEAR TO MONTH":
+        return INTERVAL_YEAR_MONTH
+    if unit == "DAY TO SECOND":
+        return INTERVAL_DAY_TIME
+    months = start in ("YEAR", "MONTH")
+    return SqlType(
+        TypeKind.INTERVAL_YEAR_MONTH if months else TypeKind.INTERVAL_DAY_TIME, unit=unit
+    )
+
+
+def is_single_unit_interval(t: SqlType) -> bool:
+    """INTERVAL YEAR ... INTERVAL SECOND: it casts to an integer, its number of units."""
+    return is_interval(t) and t.unit != "" and " TO " not in t.unit
 
 
 def decimal(precision: int, scale: int) -> SqlType:
@@ -235,6 +265,8 @@ def can_cast(source: SqlType, target: SqlType) -> bool:
         return True  # a number is TRUE when it is not 0 (Feldera's); TRUE is 1
     if {source.kind, target.kind} == {TypeKind.DATE, TypeKind.TIMESTAMP}:
         return True
+    if is_single_unit_interval(source) and is_integer(target):
+        return True  # its number of units, as in Feldera
     return {source.kind, target.kind} == {TypeKind.TIMESTAMP, TypeKind.TIME}
 
 

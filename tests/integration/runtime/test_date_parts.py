@@ -3,7 +3,7 @@ Calcite's values on Spark."""
 
 from pyspark.sql import SparkSession
 
-from tests.integration.runtime.replays import changes_of_one_row
+from tests.integration.runtime.replays import changes_of_one_row, contents_after_steps
 
 PROGRAM = """
 CREATE TABLE t (ts TIMESTAMP, d DATE, tm TIME);
@@ -101,8 +101,9 @@ def test_timestampadd_and_timestampdiff(spark: SparkSession) -> None:
         "ms_later": "14:23:44.458",
         "seconds_between": 21659,
         # (t1 - t2) unit: the difference, as Calcite has it; in months for YEAR and MONTH.
-        "days_since": "INTERVAL '3343' DAY",
-        "months_since": "INTERVAL '9-1' YEAR TO MONTH",
+        # Written for its units, as Feldera writes it.
+        "days_since": "+3343",
+        "months_since": "+9-01",
         "back_to_d": "2023-12-31 00:00:00",
     }
 
@@ -173,3 +174,79 @@ def test_day_and_month_names_last_days_and_datediff(spark: SparkSession) -> None
         "no_last": None,
         "months": 1,  # as TIMESTAMPDIFF: the 10th comes before the 31st
     }
+
+
+DIFFERENCES = """
+CREATE TABLE date_tbl (id INT, c1 DATE NOT NULL, c2 DATE);
+CREATE LOCAL VIEW adate_minus_date AS SELECT id, (c1 - c2) SECOND AS seconds,
+    (c1 - c2) MINUTE AS minutes, (c1 - c2) HOUR AS hours, (c1 - c2) DAY AS days,
+    (c1 - c2) MONTH AS months, (c1 - c2) YEAR AS years, (c1 - c2) YEAR TO MONTH AS ytm,
+    (c1 - c2) DAY TO HOUR AS dth, (c1 - c2) DAY TO MINUTE AS dtm, (c1 - c2) DAY TO SECOND AS dts,
+    (c1 - c2) HOUR TO MINUTE AS htm, (c1 - c2) HOUR TO SECOND AS hts,
+    (c1 - c2) MINUTE TO SECOND AS mts FROM date_tbl;
+CREATE VIEW as_text AS SELECT id, CAST(seconds AS VARCHAR) AS sec_str,
+    CAST(minutes AS VARCHAR) AS min_str, CAST(hours AS VARCHAR) AS hrs_str,
+    CAST(days AS VARCHAR) AS days_str, CAST(months AS VARCHAR) AS mths_str,
+    CAST(years AS VARCHAR) AS yrs_str, CAST(ytm AS VARCHAR) AS ytm_str,
+    CAST(dth AS VARCHAR) AS dth_str, CAST(dtm AS VARCHAR) AS dtm_str,
+    CAST(dts AS VARCHAR) AS dts_str, CAST(htm AS VARCHAR) AS htm_str,
+    CAST(hts AS VARCHAR) AS hts_str, CAST(mts AS VARCHAR) AS mts_str FROM adate_minus_date;
+CREATE VIEW as_numbers AS SELECT id, CAST(months AS BIGINT) AS months, CAST(years AS INT) AS years,
+    CAST(seconds AS BIGINT) AS seconds FROM adate_minus_date;
+CREATE VIEW extremes AS SELECT MAX(months) AS most, MIN(seconds) AS least FROM adate_minus_date;
+"""
+
+
+def test_differences_in_units_are_written_and_counted_in_those_units(
+    spark: SparkSession,
+) -> None:
+    rows = [
+        {"id": 0, "c1": "2024-12-05", "c2": "2014-11-05"},
+        {"id": 1, "c1": "2020-06-21", "c2": "2023-02-26"},
+    ]
+    first = {"date_tbl": [{"insert": row} for row in rows]}
+    second = {"date_tbl": [{"delete": rows[1]}]}
+    after = contents_after_steps(spark, DIFFERENCES, [first, second])
+    # Feldera's expected texts (its runtime arithmetic tests, validated on MySQL/Postgres).
+    assert after[0]["as_text"] == [
+        {
+            "id": 0,
+            "sec_str": "+318211200.000000",
+            "min_str": "+5303520",
+            "hrs_str": "+88392",
+            "days_str": "+3683",
+            "mths_str": "+121",
+            "yrs_str": "+10",
+            "ytm_str": "+10-01",
+            "dth_str": "+3683 00",
+            "dtm_str": "+3683 00:00",
+            "dts_str": "+3683 00:00:00",
+            "htm_str": "+88392:00",
+            "hts_str": "+88392:00:00.000000",
+            "mts_str": "+5303520:00.000000",
+        },
+        {
+            "id": 1,
+            "sec_str": "-84672000.000000",
+            "min_str": "-1411200",
+            "hrs_str": "-23520",
+            "days_str": "-980",
+            "mths_str": "-32",
+            "yrs_str": "-2",
+            "ytm_str": "-2-08",
+            "dth_str": "-980 00",
+            "dtm_str": "-980 00:00",
+            "dts_str": "-980 00:00:00",
+            "htm_str": "-23520:00",
+            "hts_str": "-23520:00:00.000000",
+            "mts_str": "-1411200:00.000000",
+        },
+    ]
+    # A single unit's interval casts to its number of units, cut toward zero.
+    assert after[0]["as_numbers"] == [
+        {"id": 0, "months": 121, "years": 10, "seconds": 318211200},
+        {"id": 1, "months": -32, "years": -2, "seconds": -84672000},
+    ]
+    # A view shows an interval as its text; MIN is made again from the stored rows.
+    assert after[0]["extremes"] == [{"most": "+121", "least": "-84672000.000000"}]
+    assert after[1]["extremes"] == [{"most": "+121", "least": "+318211200.000000"}]

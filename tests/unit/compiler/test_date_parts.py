@@ -172,12 +172,24 @@ def test_a_difference_of_times_in_units_is_an_interval() -> None:
         "CREATE VIEW v AS SELECT (d - d) DAY AS a, (ts - ts) HOUR TO SECOND AS b, "
         "(d - d) MONTH AS c, (ts - ts) YEAR TO MONTH AS e, (d - d) YEAR FROM t;"
     ) == [
-        ("a", "INTERVAL DAY TO SECOND", False),
-        ("b", "INTERVAL DAY TO SECOND", True),
-        ("c", "INTERVAL YEAR TO MONTH", False),
+        # Of those units (Feldera's types): they decide how the interval is written.
+        ("a", "INTERVAL DAY", False),
+        ("b", "INTERVAL HOUR TO SECOND", True),
+        ("c", "INTERVAL MONTH", False),
         ("e", "INTERVAL YEAR TO MONTH", True),
-        ("EXPR$4", "INTERVAL YEAR TO MONTH", False),
+        ("EXPR$4", "INTERVAL YEAR", False),
     ]
     assert _errors("CREATE VIEW v AS SELECT (d - ts) DAY FROM t;") == [
         ("SQL206", "(t1 - t2) DAY expects two DATEs or two TIMESTAMPs, found DATE and TIMESTAMP")
+    ]
+    assert _errors("CREATE VIEW v AS SELECT (d - d) YEAR TO DAY FROM t;") == [
+        ("SQL209", "Invalid interval qualifier YEAR TO DAY")
+    ]
+    # A single unit's interval casts to an integer: its number of units.
+    assert _columns(
+        "CREATE VIEW v AS SELECT CAST((d - d) MONTH AS BIGINT) AS m, "
+        "CAST((ts - ts) SECOND AS INTEGER) AS s FROM t;"
+    ) == [("m", "BIGINT", False), ("s", "INTEGER", True)]
+    assert _errors("CREATE VIEW v AS SELECT CAST((d - d) DAY TO HOUR AS BIGINT) FROM t;") == [
+        ("SQL206", "Cannot cast INTERVAL DAY TO HOUR to BIGINT")
     ]
