@@ -61,6 +61,12 @@ def interval_units(value: Column, sql_type: str) -> Column:
     return _div(_whole(value, sql_type), MONTHS.get(unit) or MICROS[unit])
 
 
+def interval_days(value: Column, sql_type: str) -> Column:
+    """A DAY TO SECOND interval (of any units) as its whole days, cut toward zero: what
+    a DATE moves by, as in Feldera."""
+    return _div(_whole(value, sql_type), MICROS["DAY"]).cast("int")
+
+
 def interval_text(value: Column, sql_type: str) -> Column:
     """The interval written for its units (the table above)."""
     unit = sql_type.removeprefix("INTERVAL ")

@@ -19,7 +19,14 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from backend.compiler.semantic.time_formats import java_pattern
-from worker.runner.intervals import interval_spark_type, interval_text, interval_units, is_interval
+from worker.runner.intervals import (
+    YEAR_MONTH,
+    interval_days,
+    interval_spark_type,
+    interval_text,
+    interval_units,
+    is_interval,
+)
 from worker.runner.rows import is_row, row_fields
 
 WEIGHT = "__weight"
@@ -149,6 +156,12 @@ UNARY: dict[str, Callable[[Column], Column]] = {
 }
 INTEGRAL = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT")
 FLOATING = ("REAL", "DOUBLE")
+
+
+def _is_number(sql_type: str) -> bool:
+    return sql_type in INTEGRAL or sql_type in FLOATING or sql_type.startswith("DECIMAL")
+
+
 INFINITY, NAN = float("inf"), float("nan")
 
 
@@ -158,6 +171,17 @@ def _float_quotient(a: Column, b: Column) -> Column:
     over_zero = F.when(a > 0, F.lit(INFINITY)).when(a < 0, F.lit(-INFINITY))
     over_zero = over_zero.when(a.isNotNull(), F.lit(NAN))
     return F.when(b == 0, over_zero).otherwise(a / b)
+
+
+def _date_moved(function: str, operands: list[Column], types: list[str]) -> Column:
+    """DATE + or - an interval, a DATE: by whole months (YEAR TO MONTH), or by the whole
+    days of a DAY TO SECOND interval, cut toward zero, as in Feldera."""
+    date, interval = operands if types[0] == "DATE" else operands[::-1]
+    interval_type = types[1] if types[0] == "DATE" else types[0]
+    if interval_type in YEAR_MONTH:
+        return date + interval if function == "add" else date - interval
+    days = interval_days(interval, interval_type)
+    return F.date_add(date, days if function == "add" else -days)
 
 
 def _like(operand: Column, pattern: Column, escape: str | None) -> Column:
@@ -509,7 +533,8 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
     is no DATE, TIMESTAMP or TIME is NULL, and no number a REAL or DOUBLE 0 (another
     number type fails the step, as Feldera's does); a TIME is written as the ingress
     writes it; a BOOLEAN is TRUE or FALSE as text; an interval is written for its units,
-    and one of a single unit is a number of them (intervals.py)."""
+    and one of a single unit is a number of them (intervals.py); a TIMESTAMP is a number
+    of milliseconds since 1970-01-01 and back."""
     if source == "VARCHAR" and target in ("DATE", "TIMESTAMP"):
         return operand.try_cast(spark_type(target))
     if source == "VARCHAR" and target in FLOATING:
@@ -521,6 +546,11 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
         return _time_of(operand)
     if source == "TIME" and target == "TIMESTAMP":
         return _on_epoch_day(operand)
+    if source == "TIMESTAMP" and _is_number(target):  # milliseconds since the epoch
+        return F.unix_millis(_instant(operand)).cast(spark_type(target))
+    if source is not None and _is_number(source) and target == "TIMESTAMP":
+        moment = F.timestamp_millis(F.floor(operand).cast("long"))
+        return moment.cast(T.TimestampNTZType())
     if source is not None and is_interval(source) and target == "VARCHAR":
         return interval_text(operand, source)
     if source is not None and is_interval(source) and target in INTEGRAL:
@@ -551,6 +581,8 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         return F.call_function("div", *lowered).cast(spark_type(expr["type"]))
     if function == "div":
         return lowered[0] / lowered[1]
+    if function in ("add", "sub") and expr["type"] == "DATE":
+        return _date_moved(function, lowered, [a.get("type", "") for a in args])
     if function == "mod" and expr["type"] in FLOATING:  # NaN by 0, as in Feldera
         return F.when(lowered[1] == 0, F.lit(NAN)).otherwise(lowered[0] % lowered[1])
     if function == "safe_cast":  # NULL where the value does not convert (CAST fails)

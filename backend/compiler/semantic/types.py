@@ -267,6 +267,8 @@ def can_cast(source: SqlType, target: SqlType) -> bool:
         return True
     if is_single_unit_interval(source) and is_integer(target):
         return True  # its number of units, as in Feldera
+    if TypeKind.TIMESTAMP in kinds and (is_numeric(source) or is_numeric(target)):
+        return True  # milliseconds since 1970-01-01 (Feldera's)
     return {source.kind, target.kind} == {TypeKind.TIMESTAMP, TypeKind.TIME}
 
 
@@ -319,8 +321,8 @@ def _temporal_arithmetic(op: str, left: SqlType, right: SqlType) -> SqlType | No
         if is_interval(right):
             if lk is TypeKind.TIMESTAMP:
                 return TIMESTAMP
-            if lk is TypeKind.DATE:
-                return TIMESTAMP if rk is TypeKind.INTERVAL_DAY_TIME else DATE
+            if lk is TypeKind.DATE:  # in whole days (Calcite's and Feldera's)
+                return DATE
             if lk is TypeKind.TIME and rk is TypeKind.INTERVAL_DAY_TIME:
                 return TIME
             if lk is rk:

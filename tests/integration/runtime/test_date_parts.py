@@ -194,6 +194,11 @@ CREATE VIEW as_text AS SELECT id, CAST(seconds AS VARCHAR) AS sec_str,
 CREATE VIEW as_numbers AS SELECT id, CAST(months AS BIGINT) AS months, CAST(years AS INT) AS years,
     CAST(seconds AS BIGINT) AS seconds FROM adate_minus_date;
 CREATE VIEW extremes AS SELECT MAX(months) AS most, MIN(seconds) AS least FROM adate_minus_date;
+CREATE VIEW moved AS SELECT v1.id, c1 - (v1.seconds) AS s_back, c1 - (v1.days) AS d_back,
+    c1 - (v1.months) AS m_back, c1 - (v1.years) AS y_back, c1 + (v1.hours) AS h_on,
+    c1 + (v1.years) AS y_on, c1 + INTERVAL '36' HOUR AS day_and_a_half_on,
+    c1 - INTERVAL '36' HOUR AS day_and_a_half_back
+    FROM adate_minus_date v1 JOIN date_tbl v2 ON v1.id = v2.id;
 """
 
 
@@ -246,6 +251,32 @@ def test_differences_in_units_are_written_and_counted_in_those_units(
     assert after[0]["as_numbers"] == [
         {"id": 0, "months": 121, "years": 10, "seconds": 318211200},
         {"id": 1, "months": -32, "years": -2, "seconds": -84672000},
+    ]
+    # A DATE moves by whole months, or by the whole days of a shorter interval, cut toward
+    # zero: a DATE (Feldera's values; a YEAR interval keeps its months).
+    assert after[0]["moved"] == [
+        {
+            "id": 0,
+            "s_back": "2014-11-05",
+            "d_back": "2014-11-05",
+            "m_back": "2014-11-05",
+            "y_back": "2014-11-05",
+            "h_on": "2035-01-05",
+            "y_on": "2035-01-05",
+            "day_and_a_half_on": "2024-12-06",
+            "day_and_a_half_back": "2024-12-04",
+        },
+        {
+            "id": 1,
+            "s_back": "2023-02-26",
+            "d_back": "2023-02-26",
+            "m_back": "2023-02-21",
+            "y_back": "2023-02-21",
+            "h_on": "2017-10-15",
+            "y_on": "2017-10-21",
+            "day_and_a_half_on": "2020-06-22",
+            "day_and_a_half_back": "2020-06-20",
+        },
     ]
     # A view shows an interval as its text; MIN is made again from the stored rows.
     assert after[0]["extremes"] == [{"most": "+121", "least": "-84672000.000000"}]

@@ -316,3 +316,22 @@ def test_whole_numbers_divide_exactly_cut_toward_zero(spark: SparkSession) -> No
         "cut": -3,
         "tiny": 3,
     }
+
+
+EPOCH_MILLISECONDS = """
+CREATE TABLE t (ts TIMESTAMP, n BIGINT, x DOUBLE);
+CREATE VIEW epoch AS SELECT CAST(ts AS BIGINT) AS ms, CAST(ts AS DOUBLE) AS ms_double,
+    CAST(n AS TIMESTAMP) AS back, CAST(x AS TIMESTAMP) AS before_1970 FROM t;
+"""
+
+
+def test_a_timestamp_casts_to_and_from_milliseconds_since_1970(spark: SparkSession) -> None:
+    row = {"ts": "2020-06-21 14:00:00.5", "n": 1592748000500, "x": -1.5}
+    [change] = changes_of_one_row(spark, EPOCH_MILLISECONDS, row)["epoch"]
+    # Feldera's casts: a number of milliseconds since 1970-01-01 (a fraction floored).
+    assert change["insert"] == {
+        "ms": 1592748000500,
+        "ms_double": 1592748000500.0,
+        "back": "2020-06-21 14:00:00.5",
+        "before_1970": "1969-12-31 23:59:59.998",
+    }

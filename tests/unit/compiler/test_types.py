@@ -50,7 +50,7 @@ from backend.compiler.syntax.ast import TypeName
         ("+", INTERVAL_DAY_TIME, TIMESTAMP, TIMESTAMP),
         ("-", TIMESTAMP, TIMESTAMP, INTERVAL_DAY_TIME),
         ("+", DATE, INTERVAL_YEAR_MONTH, DATE),
-        ("+", DATE, INTERVAL_DAY_TIME, TIMESTAMP),
+        ("+", DATE, INTERVAL_DAY_TIME, DATE),  # in whole days, as in Calcite and Feldera
         ("+", TIME, INTERVAL_DAY_TIME, TIME),
         ("*", INTERVAL_DAY_TIME, INTEGER, INTERVAL_DAY_TIME),
         ("*", INTEGER, INTERVAL_YEAR_MONTH, INTERVAL_YEAR_MONTH),
