@@ -61,6 +61,16 @@ def interval_units(value: Column, sql_type: str) -> Column:
     return _div(_whole(value, sql_type), MONTHS.get(unit) or MICROS[unit])
 
 
+def interval_of(amount: Column, unit: str) -> Column:
+    """`INTERVAL amount unit`: that many units (a number, or its text), in months for
+    YEAR and MONTH (a fraction of a month cut), else in microseconds."""
+    number = amount.cast(T.DecimalType(38, 9))
+    if unit in MONTHS:
+        return F.make_ym_interval(F.lit(0), (number * MONTHS[unit]).cast("int"))
+    seconds = (number * (MICROS[unit] // MICROS["SECOND"])).cast(T.DecimalType(18, 6))
+    return F.make_dt_interval(F.lit(0), F.lit(0), F.lit(0), seconds)
+
+
 def interval_days(value: Column, sql_type: str) -> Column:
     """A DAY TO SECOND interval (of any units) as its whole days, cut toward zero: what
     a DATE moves by, as in Feldera."""

@@ -22,6 +22,7 @@ from backend.compiler.semantic.time_formats import java_pattern
 from worker.runner.intervals import (
     YEAR_MONTH,
     interval_days,
+    interval_of,
     interval_spark_type,
     interval_text,
     interval_units,
@@ -455,6 +456,7 @@ SCALAR: dict[str, Scalar] = {
         F.timestamp_add(r[0]["value"], a[1], _as_timestamp(a[2], r[2])), r[2]
     ),
     "months": lambda a, r: F.make_ym_interval(F.lit(0), a[0]),  # an INTERVAL YEAR TO MONTH
+    "interval_of": lambda a, r: interval_of(a[0], r[1]["value"]),  # INTERVAL n HOUR
     "timestampdiff": lambda a, r: F.timestamp_diff(
         r[0]["value"], _as_timestamp(a[1], r[1]), _as_timestamp(a[2], r[2])
     ),

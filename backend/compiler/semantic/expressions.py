@@ -110,6 +110,8 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             return _binary(expr, ctx, depth)
         case ast.DatetimeInterval():
             return _datetime_interval(expr, ctx, depth)
+        case ast.IntervalOf():
+            return _interval_of(expr, ctx, depth)
         case ast.IsNull():
             operand = bind_expr(expr.operand, ctx, depth)
             if operand is None:
@@ -361,6 +363,24 @@ def _datetime_interval(
     month = plan.Literal("MONTH", types.VARCHAR, False, expr.span)
     months = plan.Call("timestampdiff", (month, right, left), types.INTEGER, nullable, expr.span)
     return plan.Call("months", (months,), typed, nullable, expr.span)
+
+
+def _interval_of(expr: ast.IntervalOf, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """`INTERVAL amount unit`: that many units (a number, or its text: '+10', '-1.5'), an
+    interval of that unit (INTERVAL HOUR), as Feldera has it."""
+    amount = bind_expr(expr.amount, ctx, depth)
+    if amount is None:
+        return None
+    if not (types.is_numeric(amount.type) or types.is_string(amount.type)):
+        ctx.report(
+            Code.TYPE_MISMATCH,
+            f"INTERVAL ... {expr.unit.upper()} expects a number or its text, found {amount.type}",
+            expr.amount.span,
+        )
+        return None
+    unit = plan.Literal(expr.unit.upper(), types.VARCHAR, False, expr.span)
+    typed = types.interval_of(expr.unit.upper())
+    return plan.Call("interval_of", (amount, unit), typed, amount.nullable, expr.span)
 
 
 def _binary(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | None:

@@ -326,6 +326,16 @@ class Exists:
 
 
 @dataclass(frozen=True, slots=True)
+class IntervalOf:
+    """`INTERVAL expression unit` (Feldera's, MySQL's): the interval of that many units,
+    the expression a number or its text; unit singular, lower-case."""
+
+    amount: Expr
+    unit: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class DatetimeInterval:
     """`(t1 - t2) unit [TO unit]` (Calcite's): the difference as an interval of those
     units; units singular, lower-case."""
@@ -368,6 +378,7 @@ Expr = (
     | Subquery
     | Exists
     | DatetimeInterval
+    | IntervalOf
 )
 
 # ---------------------------------------------------------------- queries

@@ -274,6 +274,7 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         following.kind in (TokenKind.STRING, TokenKind.INTEGER, TokenKind.DECIMAL)
         or following.is_symbol("-")
         or following.is_symbol("+")
+        or _at_interval_of(c)
     ):
         return _interval(c)
     if word == "table" and is_identifier(following):
@@ -375,18 +376,35 @@ def _cast(c: Cursor) -> ast.Cast:
     return ast.Cast(operand, type_name, Span(keyword.start, c.previous_end), safe)
 
 
-def _interval(c: Cursor) -> ast.IntervalLiteral:
+def _interval(c: Cursor) -> ast.IntervalLiteral | ast.IntervalOf:
     start = c.expect_word("interval").start
     negative = False
     if c.at_symbol("-", "+"):
         negative = c.advance().value == "-"
     if c.current.kind in (TokenKind.INTEGER, TokenKind.DECIMAL):
         value = c.advance().value  # Spark's INTERVAL 1 HOUR, without quotes
-    else:
-        value = c.expect_string("an interval string such as '1'").value
+    elif c.current.kind is TokenKind.STRING:
+        value = c.advance().value
+    else:  # INTERVAL t.n HOUR: that many hours (Feldera's)
+        amount = _primary(c)
+        if negative:
+            amount = ast.UnaryOp("-", amount, Span(start, c.previous_end))
+        unit = _interval_unit(c)
+        return ast.IntervalOf(amount, unit, Span(start, c.previous_end))
     start_unit = _interval_unit(c)
     end_unit = _interval_unit(c) if c.accept_word("to") else None
     return ast.IntervalLiteral(value, negative, start_unit, end_unit, Span(start, c.previous_end))
+
+
+def _at_interval_of(c: Cursor) -> bool:
+    """At `INTERVAL t.n HOUR`, `INTERVAL n HOUR` or `INTERVAL (...) HOUR`, not at a
+    column named interval."""
+    following, after = c.peek(), c.peek(2)
+    if following.is_symbol("("):
+        return True
+    return is_identifier(following) and (
+        after.is_symbol(".") or (after.kind is TokenKind.WORD and after.value in INTERVAL_UNITS)
+    )
 
 
 def _interval_unit(c: Cursor) -> str:

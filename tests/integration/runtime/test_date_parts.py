@@ -194,6 +194,10 @@ CREATE VIEW as_text AS SELECT id, CAST(seconds AS VARCHAR) AS sec_str,
 CREATE VIEW as_numbers AS SELECT id, CAST(months AS BIGINT) AS months, CAST(years AS INT) AS years,
     CAST(seconds AS BIGINT) AS seconds FROM adate_minus_date;
 CREATE VIEW extremes AS SELECT MAX(months) AS most, MIN(seconds) AS least FROM adate_minus_date;
+CREATE VIEW by_text AS SELECT v1.id, c1 - INTERVAL v1.sec_str SECOND AS s_back,
+    c1 - INTERVAL v1.days_str DAY AS d_back, c1 - INTERVAL v1.mths_str MONTH AS m_back,
+    c1 - INTERVAL v1.yrs_str YEAR AS y_back, c1 + INTERVAL v1.hrs_str HOUR AS h_on,
+    c1 + INTERVAL v1.yrs_str YEAR AS y_on FROM as_text v1 JOIN date_tbl v2 ON v1.id = v2.id;
 CREATE VIEW moved AS SELECT v1.id, c1 - (v1.seconds) AS s_back, c1 - (v1.days) AS d_back,
     c1 - (v1.months) AS m_back, c1 - (v1.years) AS y_back, c1 + (v1.hours) AS h_on,
     c1 + (v1.years) AS y_on, c1 + INTERVAL '36' HOUR AS day_and_a_half_on,
@@ -276,6 +280,27 @@ def test_differences_in_units_are_written_and_counted_in_those_units(
             "y_on": "2017-10-21",
             "day_and_a_half_on": "2020-06-22",
             "day_and_a_half_back": "2020-06-20",
+        },
+    ]
+    # INTERVAL text unit: that many units (Feldera's values; '+10' YEAR is 10 years).
+    assert after[0]["by_text"] == [
+        {
+            "id": 0,
+            "s_back": "2014-11-05",
+            "d_back": "2014-11-05",
+            "m_back": "2014-11-05",
+            "y_back": "2014-12-05",
+            "h_on": "2035-01-05",
+            "y_on": "2034-12-05",
+        },
+        {
+            "id": 1,
+            "s_back": "2023-02-26",
+            "d_back": "2023-02-26",
+            "m_back": "2023-02-21",
+            "y_back": "2022-06-21",
+            "h_on": "2017-10-15",
+            "y_on": "2018-06-21",
         },
     ]
     # A view shows an interval as its text; MIN is made again from the stored rows.

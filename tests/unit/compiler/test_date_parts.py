@@ -190,6 +190,14 @@ def test_a_difference_of_times_in_units_is_an_interval() -> None:
         "CREATE VIEW v AS SELECT CAST((d - d) MONTH AS BIGINT) AS m, "
         "CAST((ts - ts) SECOND AS INTEGER) AS s FROM t;"
     ) == [("m", "BIGINT", False), ("s", "INTEGER", True)]
+    # INTERVAL amount unit: that many units, a number or its text (Feldera's).
+    assert _columns(
+        "CREATE VIEW v AS SELECT d - INTERVAL s MONTH AS m, ts + INTERVAL -CHAR_LENGTH(s) SECOND "
+        "AS s FROM t;"
+    ) == [("m", "DATE", True), ("s", "TIMESTAMP", True)]
+    assert _errors("CREATE VIEW v AS SELECT INTERVAL d DAY FROM t;") == [
+        ("SQL206", "INTERVAL ... DAY expects a number or its text, found DATE")
+    ]
     assert _errors("CREATE VIEW v AS SELECT CAST((d - d) DAY TO HOUR AS BIGINT) FROM t;") == [
         ("SQL206", "Cannot cast INTERVAL DAY TO HOUR to BIGINT")
     ]
