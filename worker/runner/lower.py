@@ -449,6 +449,7 @@ SCALAR: dict[str, Scalar] = {
     "extract_second": lambda a, r: F.second(a[0]),
     "extract_millisecond": lambda a, r: F.floor(_micros_of_minute(a) / 1000),
     "extract_microsecond": lambda a, r: _micros_of_minute(a),
+    "extract_nanosecond": lambda a, r: _micros_of_minute(a) * 1000,
     "extract_epoch": lambda a, r: (
         F.unix_date(a[0]) * 86400 if r[0]["type"] == "DATE" else F.unix_seconds(_instant(a[0]))
     ),

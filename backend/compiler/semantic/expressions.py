@@ -698,6 +698,8 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         return _date_part_of_unit(call, ctx, depth)
     if name in time_functions.TIMESTAMP_ARITHMETIC and not call.name.quoted:
         return _timestamp_arithmetic_call(call, ctx, depth)
+    if name in time_functions.DATE_SHIFTS and not call.name.quoted:
+        return _date_shift(call, ctx, depth)
     if name in time_functions.TRUNCATIONS and not call.name.quoted:
         floor = time_functions.truncation(call, ctx.diagnostics)
         truncated = None if floor is None else bind_expr(floor, ctx, depth)
@@ -823,11 +825,31 @@ def _timestamp_arithmetic_call(
     )
 
 
+def _date_shift(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """DATE_ADD(t, interval) / DATE_SUB(t, interval): t + interval / t - interval; an
+    integer for the interval is that many days."""
+    shown = call.name.value.upper()
+    if len(call.args) != 2 or call.star or call.distinct or call.filter is not None:
+        ctx.report(Code.UNKNOWN_FUNCTION, f"{shown} expects 2 arguments (t, interval)", call.span)
+        _bind_args(call, ctx, depth)
+        return None
+    moment, amount = call.args
+    by = bind_expr(amount, ctx, depth)
+    if by is None:
+        return None
+    if types.is_integer(by.type):
+        amount = ast.IntervalOf(amount, "day", amount.span)
+    op = time_functions.DATE_SHIFTS[call.name.value.lower()]
+    return bind_expr(ast.BinaryOp(op, moment, amount, call.name.span, call.span), ctx, depth)
+
+
 def _unit_word(expr: ast.Expr | None) -> str | None:
     """The time unit a bare word names (HOUR in TIMESTAMPADD(HOUR, ...)), in lower case;
     None for anything else."""
     parts = expr.parts if isinstance(expr, ast.ColumnRef) else ()
-    return parts[0].value.lower() if len(parts) == 1 and not parts[0].quoted else None
+    if len(parts) != 1 or parts[0].quoted:
+        return None
+    return time_functions.plain_unit(parts[0].value.lower())
 
 
 def _bind_args(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> None:

@@ -28,16 +28,17 @@ FLOOR_UNITS = (
 TIME_FLOOR_UNITS = ("microsecond", "millisecond", "second", "minute", "hour")
 # EXTRACT's units, as Calcite names them: WEEK is the ISO week (1-53), DOW the day of
 # the week from 1 (Sunday) to 7 (Saturday), DOY the day of the year (1-366);
-# MILLISECOND and MICROSECOND the seconds with their fraction, in those units (0 to
-# 59,999 and 0 to 59,999,999); EPOCH the seconds since 1970-01-01 00:00:00. ISODOW
-# is the day of the week from 1 (Monday) to 7 (Sunday), ISOYEAR the year of the ISO
-# week; DECADE the year / 10, CENTURY and MILLENNIUM count from 1 (2000 is in the 20th
-# century and the 2nd millennium, 2001 in the 21st and the 3rd), as PostgreSQL's.
+# MILLISECOND, MICROSECOND and NANOSECOND the seconds with their fraction, in those
+# units (0 to 59,999, 0 to 59,999,999 and 0 to 59,999,999,000); EPOCH the seconds
+# since 1970-01-01 00:00:00. ISODOW is the day of the week from 1 (Monday) to 7
+# (Sunday), ISOYEAR the year of the ISO week; DECADE the year / 10, CENTURY and
+# MILLENNIUM count from 1 (2000 is in the 20th century and the 2nd millennium, 2001
+# in the 21st and the 3rd), as PostgreSQL's.
 DATE_UNITS = (
     "year", "quarter", "month", "week", "day", "dow", "doy",
     "isodow", "isoyear", "decade", "century", "millennium",
 )  # fmt: skip
-TIME_UNITS = ("hour", "minute", "second", "millisecond", "microsecond")
+TIME_UNITS = ("hour", "minute", "second", "millisecond", "microsecond", "nanosecond")
 EXTRACT_UNITS = DATE_UNITS + TIME_UNITS + ("epoch",)
 # Functions that are EXTRACT of one unit: YEAR(ts) is EXTRACT(YEAR FROM ts).
 DATE_PART_FUNCTIONS = {
@@ -66,10 +67,19 @@ ARITHMETIC_UNITS = (
 )  # fmt: skip
 
 
+def plain_unit(word: str) -> str:
+    """A time unit's plain name: SQL_TSI_HOUR (JDBC's, Calcite's and Feldera's) is HOUR.
+
+    >>> plain_unit("sql_tsi_day"), plain_unit("hour")
+    ('day', 'hour')
+    """
+    return word.removeprefix("sql_tsi_")
+
+
 def floor_ceil(
     expr: ast.FloorCeil, operand: plan.Expr, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:
-    unit = expr.unit.lower()
+    unit = plain_unit(expr.unit.lower())
     unit = unit[:-1] if unit.endswith("s") and unit[:-1] in FLOOR_UNITS else unit  # HOURS
     if unit not in FLOOR_UNITS:
         units = ", ".join(u.upper() for u in FLOOR_UNITS)
@@ -88,10 +98,14 @@ def floor_ceil(
     return plan.Call(function, (operand, literal), operand.type, operand.nullable, expr.span)
 
 
-# DATE_TRUNC('hour', ts) as PostgreSQL, DuckDB and Spark write it; DATE_TRUNC(d, MONTH)
-# and TIMESTAMP_TRUNC(ts, HOUR) as Feldera and BigQuery do. Each is FLOOR(ts TO HOUR);
-# the week of the first spelling starts on Monday (ISOWEEK), of the second on Sunday.
-TRUNCATIONS = ("date_trunc", "timestamp_trunc")
+# DATE_TRUNC('hour', ts) as PostgreSQL, DuckDB and Spark write it; DATE_TRUNC(d, MONTH),
+# TIMESTAMP_TRUNC(ts, HOUR) and TIME_TRUNC(tm, MINUTE) as Feldera and BigQuery do. Each
+# is FLOOR(ts TO HOUR); the week of the first spelling starts on Monday (ISOWEEK), of
+# the second on Sunday.
+TRUNCATIONS = ("date_trunc", "timestamp_trunc", "time_trunc")
+# DATE_ADD(t, interval) and DATE_SUB(t, interval): t + interval and t - interval
+# (Feldera's); an integer for the interval is that many days (MySQL's, Spark's).
+DATE_SHIFTS = {"date_add": "+", "date_sub": "-"}
 
 
 def truncation(call: ast.FunctionCall, diagnostics: list[Diagnostic]) -> ast.FloorCeil | None:
@@ -113,7 +127,7 @@ def truncation(call: ast.FunctionCall, diagnostics: list[Diagnostic]) -> ast.Flo
 def extract(
     expr: ast.Extract, operand: plan.Expr, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:
-    unit = expr.unit.lower()
+    unit = plain_unit(expr.unit.lower())
     if unit not in EXTRACT_UNITS:
         units = ", ".join(u.upper() for u in EXTRACT_UNITS)
         message = f"Cannot EXTRACT {expr.unit.upper()}: expected one of {units}"

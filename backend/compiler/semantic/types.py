@@ -325,8 +325,8 @@ def _temporal_arithmetic(op: str, left: SqlType, right: SqlType) -> SqlType | No
                 return DATE
             if lk is TypeKind.TIME and rk is TypeKind.INTERVAL_DAY_TIME:
                 return TIME
-            if lk is rk:
-                return left
+            if lk is rk:  # of other units: all of both (its kind, unqualified)
+                return left if left == right else SqlType(lk)
             return None
         if op == "-" and lk is rk and lk in (TypeKind.TIMESTAMP, TypeKind.DATE):
             return INTERVAL_DAY_TIME

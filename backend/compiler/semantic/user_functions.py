@@ -40,6 +40,7 @@ BUILT_IN = frozenset(
         *time_functions.DATE_PART_FUNCTIONS,
         *time_functions.TIMESTAMP_ARITHMETIC,
         *time_functions.TRUNCATIONS,
+        *time_functions.DATE_SHIFTS,
         *windows.RANKING,
         *windows.OFFSETS,
         *windows.FRAME_VALUES,

@@ -306,3 +306,29 @@ def test_differences_in_units_are_written_and_counted_in_those_units(
     # A view shows an interval as its text; MIN is made again from the stored rows.
     assert after[0]["extremes"] == [{"most": "+121", "least": "-84672000.000000"}]
     assert after[1]["extremes"] == [{"most": "+121", "least": "+318211200.000000"}]
+
+
+SPELLINGS = """
+CREATE TABLE t (ts TIMESTAMP, d DATE, tm TIME);
+CREATE VIEW spelled AS SELECT DATE_ADD(d, INTERVAL '1' DAY) AS next_day, DATE_SUB(ts, 3) AS back,
+    DATE_ADD(d, 2) AS two_days_on, TIME_TRUNC(tm, MINUTE) AS minute,
+    EXTRACT(NANOSECOND FROM ts) AS ns, EXTRACT(SQL_TSI_YEAR FROM ts) AS y,
+    TIMESTAMPADD(SQL_TSI_DAY, 1, ts) AS tomorrow,
+    CAST((d - d) DAY + (d - DATE '2023-12-30') HOUR AS VARCHAR) AS mixed_units FROM t;
+"""
+
+
+def test_feldera_s_other_spellings_of_date_arithmetic(spark: SparkSession) -> None:
+    row = {"ts": "2024-12-31 22:00:00.123456", "d": "2023-12-31", "tm": "14:23:44.456"}
+    [change] = changes_of_one_row(spark, SPELLINGS, row)["spelled"]
+    assert change["insert"] == {
+        "next_day": "2024-01-01",
+        "back": "2024-12-28 22:00:00.123456",  # an integer is days (MySQL's, Spark's)
+        "two_days_on": "2024-01-02",
+        "minute": "14:23:00",
+        "ns": 123456000,
+        "y": 2024,
+        "tomorrow": "2025-01-01 22:00:00.123456",
+        # A DAY plus an HOUR interval is all of both: a DAY TO SECOND one.
+        "mixed_units": "+1 00:00:00",
+    }

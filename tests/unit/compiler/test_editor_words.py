@@ -33,6 +33,7 @@ def test_every_function_the_compiler_accepts_is_coloured() -> None:
         *time_functions.WINDOW_FUNCTIONS,
         *time_functions.TIMESTAMP_ARITHMETIC,
         *time_functions.TRUNCATIONS,
+        *time_functions.DATE_SHIFTS,
     }
     assert sorted(f.upper() for f in accepted if f.upper() not in coloured) == []
 

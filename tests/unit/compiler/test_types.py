@@ -60,6 +60,11 @@ from backend.compiler.syntax.ast import TypeName
         ("+", TIMESTAMP, INTEGER, None),
         ("-", INTERVAL_DAY_TIME, TIMESTAMP, None),
         ("+", INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH, None),
+        # Intervals of one unit keep it; of two, all of both: INTERVAL DAY TO SECOND.
+        ("+", types.interval_of("DAY"), types.interval_of("DAY"), types.interval_of("DAY")),
+        ("-", types.interval_of("DAY"), types.interval_of("HOUR"), INTERVAL_DAY_TIME),
+        ("+", types.interval_of("YEAR"), types.interval_of("MONTH"), INTERVAL_YEAR_MONTH),
+        ("*", types.interval_of("MONTH"), INTEGER, types.interval_of("MONTH")),
         ("+", NULL, NULL, None),
     ],
 )
