@@ -174,6 +174,11 @@ def _float_quotient(a: Column, b: Column) -> Column:
     return F.when(b == 0, over_zero).otherwise(a / b)
 
 
+def _unless_a_null(args: list[Column], value: Column) -> Column:
+    present = functools.reduce(operator.and_, (a.isNotNull() for a in args))
+    return F.when(present, value)
+
+
 def _date_moved(function: str, operands: list[Column], types: list[str]) -> Column:
     """DATE + or - an interval, a DATE: by whole months (YEAR TO MONTH), or by the whole
     days of a DAY TO SECOND interval, cut toward zero, as in Feldera."""
@@ -462,8 +467,11 @@ SCALAR: dict[str, Scalar] = {
         r[0]["value"], _as_timestamp(a[1], r[1]), _as_timestamp(a[2], r[2])
     ),
     "nullif": lambda a, r: F.when(a[0] == a[1], F.lit(None)).otherwise(a[0]),
-    "greatest": lambda a, r: F.greatest(*a),
-    "least": lambda a, r: F.least(*a),
+    # NULL where an argument is (Calcite's, Feldera's); Spark's own leave NULLs out.
+    "greatest": lambda a, r: _unless_a_null(a, F.greatest(*a)),
+    "least": lambda a, r: _unless_a_null(a, F.least(*a)),
+    "greatest_ignore_nulls": lambda a, r: F.greatest(*a),
+    "least_ignore_nulls": lambda a, r: F.least(*a),
     "round": _round,
     "bround": _bround,
     "truncate": _truncate,

@@ -58,6 +58,8 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "lower": Arity(1, 1),
     "abs": Arity(1, 1),
     "coalesce": Arity(1, None),
+    "ifnull": Arity(2, 2),  # COALESCE of two: Feldera's and MySQL's IFNULL, Oracle's NVL
+    "nvl": Arity(2, 2),
     "concat": Arity(1, None),
     **{name: Arity(1, 1) for name in ("floor", "ceil", "ceiling", "sqrt", "exp", "ln", "log10")},
     "sign": Arity(1, 1),
@@ -115,6 +117,8 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "nullif": Arity(2, 2),
     "greatest": Arity(1, None),
     "least": Arity(1, None),
+    "greatest_ignore_nulls": Arity(1, None),
+    "least_ignore_nulls": Arity(1, None),
 }
 # Spellings of one function: the plan uses the name on the right.
 CANONICAL = {
@@ -175,7 +179,7 @@ def type_scalar_call(
             _mismatch(diagnostics, "ABS expects a numeric or interval argument", arg)
             return None
         return plan.Call(name, args, arg.type, arg.nullable, span)
-    if name == "coalesce":
+    if name in ("coalesce", "ifnull", "nvl"):
         return _coalesce(args, span, diagnostics)
     if name == "concat":
         return concat(args, span)
@@ -322,8 +326,9 @@ def _strings(result: SqlType, integers: frozenset[int] = frozenset()) -> Typing:
     return typed
 
 
-def _same_type(nullable_result: bool) -> Typing:
-    """Arguments of one common type, which is the result's (NULLIF, GREATEST, LEAST)."""
+def _same_type(nullable_result: bool, ignoring_nulls: bool = False) -> Typing:
+    """Arguments of one common type, which is the result's (NULLIF, GREATEST, LEAST).
+    The result is NULL where an argument is, or (`ignoring_nulls`) where all are."""
 
     def typed(
         name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
@@ -335,7 +340,7 @@ def _same_type(nullable_result: bool) -> Typing:
                 _mismatch(diagnostics, f"{name.upper()} arguments need a common type", arg)
                 return None
             result = common
-        nullable = nullable_result or any(arg.nullable for arg in args)
+        nullable = nullable_result or (all if ignoring_nulls else any)(a.nullable for a in args)
         return plan.Call(name, args, result, nullable, span)
 
     return typed
@@ -538,4 +543,6 @@ _TYPED: dict[str, Typing] = {
     "nullif": _same_type(nullable_result=True),
     "greatest": _same_type(nullable_result=False),
     "least": _same_type(nullable_result=False),
+    "greatest_ignore_nulls": _same_type(nullable_result=False, ignoring_nulls=True),
+    "least_ignore_nulls": _same_type(nullable_result=False, ignoring_nulls=True),
 }

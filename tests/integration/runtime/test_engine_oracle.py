@@ -552,6 +552,10 @@ DUCKDB_SPELLINGS = {
         "VAR_SAMP(x) OVER (PARTITION BY g ORDER BY id, x ROWS 2 PRECEDING)",
     ),
     "safe_casts": COMPILED_ONLY_SQL["safe_casts"].replace("SAFE_CAST(", "TRY_CAST("),
+    # DuckDB's GREATEST and LEAST leave NULLs out; Weir's (Calcite's, Feldera's) are NULL.
+    "numbers": COMPILED_ONLY_SQL["numbers"]
+    .replace("GREATEST(x, 3)", "CASE WHEN x IS NOT NULL THEN GREATEST(x, 3) END")
+    .replace("LEAST(x, 3)", "CASE WHEN x IS NOT NULL THEN LEAST(x, 3) END"),
     "rlike": COMPILED_ONLY_SQL["rlike"].replace("RLIKE(", "REGEXP_MATCHES("),
     "between_symmetric": "SELECT id, x BETWEEN id AND 3 OR x BETWEEN 3 AND id, "
     "NOT (x BETWEEN 4 AND id OR x BETWEEN id AND 4) FROM t",

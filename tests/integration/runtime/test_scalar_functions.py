@@ -335,3 +335,17 @@ def test_a_timestamp_casts_to_and_from_milliseconds_since_1970(spark: SparkSessi
         "back": "2020-06-21 14:00:00.5",
         "before_1970": "1969-12-31 23:59:59.998",
     }
+
+
+EXTREMES = """
+CREATE TABLE t (a INTEGER, b INTEGER);
+CREATE VIEW extremes AS SELECT GREATEST(a, b, 3) AS g, LEAST(a, 3) AS l,
+    GREATEST_IGNORE_NULLS(a, b, 3) AS gi, LEAST_IGNORE_NULLS(a, b) AS li, IFNULL(b, 7) AS i,
+    NVL(b, a) AS n FROM t;
+"""
+
+
+def test_greatest_and_least_are_null_where_an_argument_is(spark: SparkSession) -> None:
+    [change] = changes_of_one_row(spark, EXTREMES, {"a": 5, "b": None})["extremes"]
+    # Calcite's and Feldera's; the _IGNORE_NULLS spellings leave NULLs out.
+    assert change["insert"] == {"g": None, "l": 3, "gi": 5, "li": 5, "i": 7, "n": 5}
