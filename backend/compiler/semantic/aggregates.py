@@ -19,6 +19,7 @@ aggregate except COUNT is nullable (NULL over no rows, or over only NULLs).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from backend.compiler.plan import nodes as plan
@@ -162,6 +163,8 @@ def agg_call(
         return _pair_statistic(call, args)
     if name in (MODE, COUNT_IF) and call.distinct:
         return None, f"{shown} takes no DISTINCT"
+    if name == "count" and len(args) > 1:
+        return _count_of_all(call, args)
     if len(args) != 1:
         return None, f"{shown} expects 1 argument, got {len(args)}"
     result = aggregate_type(name, args[0].type)
@@ -174,6 +177,22 @@ def agg_call(
     nullable = name != "count"
     distinct = call.distinct and name not in DISTINCT_IRRELEVANT
     return plan.AggCall(name, args, distinct, result, nullable, call.span), None
+
+
+def _count_of_all(
+    call: ast.FunctionCall, args: tuple[plan.Expr, ...]
+) -> tuple[plan.AggCall | None, str | None]:
+    """COUNT(a, b, ...): the rows where none of them is NULL (Calcite's and Feldera's), as
+    COUNT(CASE WHEN a IS NOT NULL AND b IS NOT NULL ... THEN 1 END)."""
+    if call.distinct:
+        return None, "COUNT(DISTINCT ...) takes 1 argument"
+    present = [plan.Call("is_not_null", (a,), types.BOOLEAN, False, a.span) for a in args]
+    condition = functools.reduce(
+        lambda x, y: plan.Call("and", (x, y), types.BOOLEAN, False, call.span), present
+    )
+    one = plan.Literal(1, types.INTEGER, False, call.span)
+    counted = plan.Case(((condition, one),), None, types.INTEGER, True, call.span)
+    return plan.AggCall("count", (counted,), False, types.BIGINT, False, call.span), None
 
 
 def _pair_statistic(

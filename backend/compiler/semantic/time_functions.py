@@ -112,16 +112,35 @@ def truncation(call: ast.FunctionCall, diagnostics: list[Diagnostic]) -> ast.Flo
     """DATE_TRUNC / TIMESTAMP_TRUNC as the FLOOR(x TO unit) it is, or None after an error."""
     shown = call.name.value.upper()
     args = call.args
-    if len(args) == 2 and isinstance(args[0], ast.StringLiteral):
+    word = _bare_word(args[1]) if len(args) == 2 else None
+    if word is not None and _is_unit(word):  # DATE_TRUNC(d, MONTH), Feldera's
+        unit, operand = word, args[0]
+        if isinstance(operand, ast.StringLiteral):  # DATE_TRUNC('2020-01-10', MONTH)
+            typed = ast.TypeName((_TRUNCATED[call.name.value.lower()],), (), operand.span)
+            operand = ast.Cast(operand, typed, operand.span)
+    elif len(args) == 2 and isinstance(args[0], ast.StringLiteral):
         unit, operand = args[0].value, args[1]
         unit = "isoweek" if unit.lower() in ("week", "weeks") else unit
-    elif len(args) == 2 and isinstance(args[1], ast.ColumnRef) and len(args[1].parts) == 1:
-        unit, operand = args[1].parts[0].value, args[0]
+    elif word is not None:
+        unit, operand = word, args[0]
     else:
         message = f"{shown} expects a unit and a value: {shown}('hour', ts) or {shown}(ts, HOUR)"
         diagnostics.append(error(Code.UNKNOWN_FUNCTION, message, call.span))
         return None
     return ast.FloorCeil("floor", operand, unit, call.span)
+
+
+_TRUNCATED = {"date_trunc": "date", "timestamp_trunc": "timestamp", "time_trunc": "time"}
+
+
+def _bare_word(expr: ast.Expr) -> str | None:
+    parts = expr.parts if isinstance(expr, ast.ColumnRef) else ()
+    return parts[0].value if len(parts) == 1 and not parts[0].quoted else None
+
+
+def _is_unit(word: str) -> bool:
+    unit = plain_unit(word.lower())
+    return unit in FLOOR_UNITS or (unit.endswith("s") and unit[:-1] in FLOOR_UNITS)
 
 
 def extract(

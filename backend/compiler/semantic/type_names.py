@@ -30,6 +30,12 @@ _SIMPLE: dict[tuple[str, ...], SqlType] = {
     ("float4",): types.REAL,
     ("float8",): types.DOUBLE,
     ("double", "precision"): types.DOUBLE,
+    # Feldera's other names: SIGNED and INT64 (integers), FLOAT32 and FLOAT64, DATETIME
+    ("signed",): types.INTEGER,
+    ("int64",): types.BIGINT,
+    ("float32",): types.REAL,
+    ("float64",): types.DOUBLE,
+    ("datetime",): types.TIMESTAMP,
     ("string",): types.VARCHAR,
     ("text",): types.VARCHAR,
     ("date",): types.DATE,
@@ -48,7 +54,7 @@ _PRECISION_TYPES: dict[tuple[str, ...], SqlType] = {
     ("timestamp", "without", "time", "zone"): types.TIMESTAMP,
     ("time", "without", "time", "zone"): types.TIME,
 }
-_DECIMAL_NAMES = {("decimal",), ("numeric",), ("dec",)}
+_DECIMAL_NAMES = {("decimal",), ("numeric",), ("dec",), ("number",)}
 _KNOWN_NAMES = [
     "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "REAL", "FLOAT", "DOUBLE",
     "DECIMAL", "NUMERIC", "VARCHAR", "CHAR", "STRING", "TEXT", "DATE", "TIME", "TIMESTAMP",

@@ -346,13 +346,16 @@ def _column_ref(c: Cursor) -> ast.ColumnRef:
 def _case(c: Cursor) -> ast.Case:
     start = c.expect_word("case").start
     operand = None if c.at_word("when") else parse_expr(c)
-    whens = []
+    whens: list[ast.WhenClause] = []
     while c.at_word("when"):
         when_start = c.advance().start
-        condition = parse_expr(c)
+        conditions = [parse_expr(c)]
+        while operand is not None and c.accept_symbol(","):  # CASE x WHEN 1, 2 THEN (Calcite's)
+            conditions.append(parse_expr(c))
         c.expect_word("then")
         result = parse_expr(c)
-        whens.append(ast.WhenClause(condition, result, Span(when_start, result.span.end)))
+        span = Span(when_start, result.span.end)
+        whens.extend(ast.WhenClause(condition, result, span) for condition in conditions)
     if not whens:
         c.fail("WHEN")
     else_ = parse_expr(c) if c.accept_word("else") else None

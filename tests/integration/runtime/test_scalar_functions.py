@@ -6,7 +6,7 @@ import math
 
 from pyspark.sql import SparkSession
 
-from tests.integration.runtime.replays import changes_of_one_row
+from tests.integration.runtime.replays import changes_of_one_row, contents_after_steps
 
 PROGRAM = """
 CREATE TABLE t (f DOUBLE, z DOUBLE, n DOUBLE, i INTEGER, s VARCHAR, e VARCHAR, ns VARCHAR,
@@ -349,3 +349,24 @@ def test_greatest_and_least_are_null_where_an_argument_is(spark: SparkSession) -
     [change] = changes_of_one_row(spark, EXTREMES, {"a": 5, "b": None})["extremes"]
     # Calcite's and Feldera's; the _IGNORE_NULLS spellings leave NULLs out.
     assert change["insert"] == {"g": None, "l": 3, "gi": 5, "li": 5, "i": 7, "n": 5}
+
+
+SPELLINGS = """
+CREATE TABLE t (a INTEGER, b VARCHAR);
+CREATE VIEW spelled AS SELECT CASE a WHEN 1, 2 THEN 'low' WHEN 3 THEN 'three' ELSE 'high' END AS c,
+    DATE_TRUNC('2020-01-10', MONTH) AS month_start, TIME_TRUNC('12:34:56.78', MINUTE) AS minute,
+    CAST('2020-01-10 10:00:00' AS DATETIME) AS dt, CAST(a AS FLOAT64) AS f FROM t;
+CREATE VIEW counted AS SELECT COUNT(a, b) AS both_present, COUNT(*) AS n FROM t;
+"""
+
+
+def test_feldera_s_spellings_of_case_truncation_types_and_count(spark: SparkSession) -> None:
+    rows = [{"a": 2, "b": "x"}, {"a": 5, "b": None}, {"a": None, "b": "y"}, {"a": 3, "b": "z"}]
+    after = contents_after_steps(spark, SPELLINGS, [{"t": [{"insert": r} for r in rows]}])
+    # CASE a WHEN 1, 2: either value (Calcite's); Feldera's documented truncations.
+    assert sorted(r["c"] for r in after[0]["spelled"]) == ["high", "high", "low", "three"]
+    assert {(r["month_start"], r["minute"], r["dt"]) for r in after[0]["spelled"]} == {
+        ("2020-01-01", "12:34:00", "2020-01-10 10:00:00")
+    }
+    # COUNT(a, b): the rows where neither is NULL.
+    assert after[0]["counted"] == [{"both_present": 2, "n": 4}]

@@ -170,6 +170,18 @@ def test_pair_statistics_mode_and_countif() -> None:
     assert counted["kind"] == "case" and counted["whens"][0][1]["value"] == 1
 
 
+def test_count_of_several_counts_the_rows_where_none_is_null() -> None:
+    compiled = _compiled("SELECT g, COUNT(x, s) AS n FROM t GROUP BY g")
+    [aggregate] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
+    [call] = aggregate["aggregates"]
+    case = call["args"][0]
+    assert (call["function"], case["kind"]) == ("count", "case")
+    assert case["whens"][0][0]["function"] == "and"
+    assert _errors("SELECT COUNT(DISTINCT x, s) FROM t") == [
+        ("SQL206", "COUNT(DISTINCT ...) takes 1 argument")
+    ]
+
+
 def test_countif_over_a_window_counts_a_case_of_its_condition() -> None:
     compiled = _compiled("SELECT g, COUNTIF(x > 1) OVER (PARTITION BY g) AS n FROM t")
     [window] = plan_nodes(compiled["plan"]["views"][0]["query"], "window")

@@ -201,3 +201,23 @@ def test_a_difference_of_times_in_units_is_an_interval() -> None:
     assert _errors("CREATE VIEW v AS SELECT CAST((d - d) DAY TO HOUR AS BIGINT) FROM t;") == [
         ("SQL206", "Cannot cast INTERVAL DAY TO HOUR to BIGINT")
     ]
+
+
+def test_feldera_s_truncations_of_text_and_other_type_names() -> None:
+    # DATE_TRUNC('2020-01-10', MONTH): the text is a DATE (TIME_TRUNC's a TIME, ...).
+    assert _columns(
+        "CREATE VIEW v AS SELECT DATE_TRUNC('2020-01-10', MONTH) AS m, "
+        "TIME_TRUNC('12:34:56.78', MINUTE) AS mi, "
+        "TIMESTAMP_TRUNC('2020-01-10 10:00:00', MONTH) AS tm, DATE_TRUNC('hour', ts) AS h, "
+        "CAST(s AS DATETIME) AS dt, CAST(s AS FLOAT64) AS f, CAST(s AS INT64) AS i, "
+        "CAST(s AS NUMBER(5, 1)) AS n FROM t;"
+    ) == [
+        ("m", "DATE", False),
+        ("mi", "TIME", False),
+        ("tm", "TIMESTAMP", False),
+        ("h", "TIMESTAMP", True),
+        ("dt", "TIMESTAMP", True),
+        ("f", "DOUBLE", True),
+        ("i", "BIGINT", True),
+        ("n", "DECIMAL(5,1)", True),
+    ]
