@@ -8,6 +8,7 @@ IN lists to `or(eq, ...)`, `||` to `concat`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -112,6 +113,8 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             return _datetime_interval(expr, ctx, depth)
         case ast.IntervalOf():
             return _interval_of(expr, ctx, depth)
+        case ast.PeriodPredicate():
+            return _period_predicate(expr, ctx, depth)
         case ast.IsNull():
             operand = bind_expr(expr.operand, ctx, depth)
             if operand is None:
@@ -363,6 +366,49 @@ def _datetime_interval(
     month = plan.Literal("MONTH", types.VARCHAR, False, expr.span)
     months = plan.Call("timestampdiff", (month, right, left), types.INTEGER, nullable, expr.span)
     return plan.Call("months", (months,), typed, nullable, expr.span)
+
+
+# Feldera's period predicates, over (s1, e1) and (s2, e2) with s <= e (the ends swapped
+# where they are not): which comparisons of the ends each one is.
+_PERIOD_TESTS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "contains": (("s1", "<=", "s2"), ("e1", ">=", "e2")),
+    "overlaps": (("s1", "<=", "e2"), ("e1", ">=", "s2")),
+    "equals": (("s1", "=", "s2"), ("e1", "=", "e2")),
+    "precedes": (("e1", "<=", "s2"),),
+    "immediately precedes": (("e1", "=", "s2"),),
+    "succeeds": (("s1", ">=", "e2"),),
+    "immediately succeeds": (("s1", "=", "e2"),),
+}
+
+
+def _period_predicate(expr: ast.PeriodPredicate, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """`(s1, e1) CONTAINS (s2, e2)` and the others (_PERIOD_TESTS): comparisons of the
+    periods' ends, each period's ends in order (LEAST and GREATEST: NULL if one is); an
+    end that is an interval is the start plus it; CONTAINS x is CONTAINS (x, x)."""
+    other = expr.other
+    if not isinstance(other, ast.RowConstructor):
+        other = ast.RowConstructor((other, other), other.span)
+    ends: dict[str, ast.Expr] = {}
+    for number, period in (("1", expr.period), ("2", other)):
+        start, end = period.items
+        bound_start, bound_end = bind_expr(start, ctx, depth), bind_expr(end, ctx, depth)
+        if bound_start is None or bound_end is None:
+            return None
+        if types.is_interval(bound_end.type):
+            end = ast.BinaryOp("+", start, end, end.span, period.span)
+        for key, function in (("s", "least"), ("e", "greatest")):
+            name = ast.Identifier(function, False, period.span)
+            ends[key + number] = ast.FunctionCall(
+                name, (start, end), False, False, None, None, period.span
+            )
+    tests = [
+        ast.BinaryOp(op, ends[a], ends[b], expr.span, expr.span)
+        for a, op, b in _PERIOD_TESTS[expr.op]
+    ]
+    condition = functools.reduce(
+        lambda x, y: ast.BinaryOp("and", x, y, expr.span, expr.span), tests
+    )
+    return bind_expr(condition, ctx, depth)
 
 
 def _interval_of(expr: ast.IntervalOf, ctx: ExprContext, depth: int) -> plan.Expr | None:

@@ -326,6 +326,19 @@ class Exists:
 
 
 @dataclass(frozen=True, slots=True)
+class PeriodPredicate:
+    """`(start, end) op other` (Feldera's period predicates): op one of contains,
+    overlaps, equals, precedes, succeeds, immediately precedes, immediately succeeds;
+    `other` a period `(start, end)` or (for contains) a value. An end may be an
+    interval (the start plus it)."""
+
+    op: str
+    period: RowConstructor
+    other: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class IntervalOf:
     """`INTERVAL expression unit` (Feldera's, MySQL's): the interval of that many units,
     the expression a number or its text; unit singular, lower-case."""
@@ -379,6 +392,7 @@ Expr = (
     | Exists
     | DatetimeInterval
     | IntervalOf
+    | PeriodPredicate
 )
 
 # ---------------------------------------------------------------- queries

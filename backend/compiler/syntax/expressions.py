@@ -132,6 +132,8 @@ def _infix(c: Cursor, left: ast.Expr, min_precedence: int) -> ast.Expr | None:
             return None  # a NOT here starts no infix operator: let the caller decide
     else:
         return None
+    if token.value in PERIOD_PREDICATES and _is_period(left) and min_precedence <= COMPARISON:
+        return _period_predicate(c, left)
     if precedence is None or precedence < min_precedence:
         return None
     if precedence == IS:
@@ -145,6 +147,27 @@ def _infix(c: Cursor, left: ast.Expr, min_precedence: int) -> ast.Expr | None:
     if token.value == "<=>":
         return ast.IsDistinctFrom(left, right, True, left.span.to(right.span))
     return ast.BinaryOp(token.value, left, right, token.span, left.span.to(right.span))
+
+
+PERIOD_PREDICATES = ("contains", "overlaps", "equals", "precedes", "succeeds", "immediately")
+
+
+def _is_period(expr: ast.Expr) -> bool:
+    return isinstance(expr, ast.RowConstructor) and len(expr.items) == 2
+
+
+def _period_predicate(c: Cursor, period: ast.Expr) -> ast.PeriodPredicate:
+    """`(start, end) CONTAINS x`, `... OVERLAPS (start, end)`, ... (Feldera's)."""
+    assert isinstance(period, ast.RowConstructor)
+    op = c.advance().value
+    if op == "immediately":
+        if not c.at_word("precedes", "succeeds"):
+            c.fail("PRECEDES", "SUCCEEDS")
+        op += " " + c.advance().value
+    other = parse_expr(c, COMPARISON + 1)
+    if op != "contains" and not _is_period(other):
+        c.fail(f"a period (start, end) after {op.upper()}")
+    return ast.PeriodPredicate(op, period, other, period.span.to(other.span))
 
 
 def _at_quantified_subquery(c: Cursor) -> bool:

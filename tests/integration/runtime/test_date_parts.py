@@ -332,3 +332,45 @@ def test_feldera_s_other_spellings_of_date_arithmetic(spark: SparkSession) -> No
         # A DAY plus an HOUR interval is all of both: a DAY TO SECOND one.
         "mixed_units": "+1 00:00:00",
     }
+
+
+PERIODS = """
+CREATE TABLE t (d DATE, e DATE, ts TIMESTAMP);
+CREATE VIEW periods AS SELECT
+    (DATE '2020-06-24', DATE '2020-06-22') CONTAINS DATE '2020-06-21' AS contains_value,
+    (DATE '2020-06-21', DATE '2020-06-25') CONTAINS (DATE '2020-06-22', DATE '2020-06-23')
+        AS contains_period,
+    (DATE '2020-06-21', DATE '2020-06-23') OVERLAPS (DATE '2020-06-22', DATE '2020-06-24')
+        AS overlaps,
+    (DATE '2020-06-21', DATE '2020-06-23') EQUALS (DATE '2020-06-21', DATE '2020-06-23')
+        AS equals,
+    (DATE '2020-06-21', DATE '2020-06-22') PRECEDES (DATE '2020-06-24', DATE '2020-06-25')
+        AS precedes,
+    (DATE '2020-06-21', DATE '2020-06-22') IMMEDIATELY PRECEDES
+        (DATE '2020-06-22', DATE '2020-06-23') AS immediately_precedes,
+    (DATE '2020-06-24', DATE '2020-06-25') SUCCEEDS (DATE '2020-06-21', DATE '2020-06-22')
+        AS succeeds,
+    (DATE '2020-06-24', DATE '2020-06-25') IMMEDIATELY SUCCEEDS
+        (DATE '2020-06-23', DATE '2020-06-24') AS immediately_succeeds,
+    (ts, INTERVAL '1' HOUR) CONTAINS TIMESTAMP '2020-06-21 10:30:00' AS within_the_hour,
+    (ts, INTERVAL -'1' HOUR) CONTAINS TIMESTAMP '2020-06-21 10:30:00' AS hour_before,
+    (d, e) OVERLAPS (d, d) AS open_ended FROM t;
+"""
+
+
+def test_period_predicates_give_feldera_s_documented_answers(spark: SparkSession) -> None:
+    row = {"d": "2020-06-21", "e": None, "ts": "2020-06-21 10:00:00"}
+    [change] = changes_of_one_row(spark, PERIODS, row)["periods"]
+    assert change["insert"] == {
+        "contains_value": False,  # the ends in order: (06-22, 06-24)
+        "contains_period": True,
+        "overlaps": True,
+        "equals": True,
+        "precedes": True,
+        "immediately_precedes": True,
+        "succeeds": True,
+        "immediately_succeeds": True,
+        "within_the_hour": True,
+        "hour_before": False,
+        "open_ended": None,  # an end NULL: NULL
+    }
