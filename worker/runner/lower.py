@@ -485,6 +485,7 @@ SCALAR: dict[str, Scalar] = {
     "ltrim": lambda a, r: F.ltrim(*a),
     "rtrim": lambda a, r: F.rtrim(*a),
     "initcap": lambda a, r: _initcap(a[0]),
+    "initcap_spaces": lambda a, r: F.initcap(a[0]),  # words between spaces (Spark's own)
     "exp": lambda a, r: F.exp(a[0]),
     "ln": lambda a, r: F.ln(a[0]),
     "log10": lambda a, r: F.log10(a[0]),

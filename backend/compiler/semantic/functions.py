@@ -77,7 +77,14 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "mod": Arity(2, 2),
     **{
         name: Arity(1, 1)
-        for name in ("char_length", "character_length", "length", "len", "initcap")
+        for name in (
+            "char_length",
+            "character_length",
+            "length",
+            "len",
+            "initcap",
+            "initcap_spaces",
+        )
     },
     "substring": Arity(2, 3),
     "substr": Arity(2, 3),
@@ -520,6 +527,7 @@ _TYPED: dict[str, Typing] = {
     },
     "position": _strings(types.INTEGER),
     "initcap": _strings(types.VARCHAR),
+    "initcap_spaces": _strings(types.VARCHAR),
     "substring": _strings(types.VARCHAR, frozenset({1, 2})),
     "substr": _strings(types.VARCHAR, frozenset({1, 2})),
     **{name: _strings(types.VARCHAR) for name in ("trim", "ltrim", "rtrim", "replace")},

@@ -355,7 +355,8 @@ SPELLINGS = """
 CREATE TABLE t (a INTEGER, b VARCHAR);
 CREATE VIEW spelled AS SELECT CASE a WHEN 1, 2 THEN 'low' WHEN 3 THEN 'three' ELSE 'high' END AS c,
     DATE_TRUNC('2020-01-10', MONTH) AS month_start, TIME_TRUNC('12:34:56.78', MINUTE) AS minute,
-    CAST('2020-01-10 10:00:00' AS DATETIME) AS dt, CAST(a AS FLOAT64) AS f FROM t;
+    CAST('2020-01-10 10:00:00' AS DATETIME) AS dt, CAST(a AS FLOAT64) AS f,
+    INITCAP_SPACES('h@pP fOO') AS spaced FROM t;
 CREATE VIEW counted AS SELECT COUNT(a, b) AS both_present, COUNT(*) AS n FROM t;
 """
 
@@ -365,8 +366,8 @@ def test_feldera_s_spellings_of_case_truncation_types_and_count(spark: SparkSess
     after = contents_after_steps(spark, SPELLINGS, [{"t": [{"insert": r} for r in rows]}])
     # CASE a WHEN 1, 2: either value (Calcite's); Feldera's documented truncations.
     assert sorted(r["c"] for r in after[0]["spelled"]) == ["high", "high", "low", "three"]
-    assert {(r["month_start"], r["minute"], r["dt"]) for r in after[0]["spelled"]} == {
-        ("2020-01-01", "12:34:00", "2020-01-10 10:00:00")
+    assert {(r["month_start"], r["minute"], r["dt"], r["spaced"]) for r in after[0]["spelled"]} == {
+        ("2020-01-01", "12:34:00", "2020-01-10 10:00:00", "H@pp Foo")
     }
     # COUNT(a, b): the rows where neither is NULL.
     assert after[0]["counted"] == [{"both_present": 2, "n": 4}]
