@@ -412,8 +412,12 @@ def _format_datetime(args: list[Column], raw: list[Mapping[str, Any]]) -> Column
 
 def _parsed(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     """PARSE_*(format, text): the text read as the strftime format says, NULL if it does
-    not read so (a DATE or TIME from the TIMESTAMP, a TIME's of 1970-01-01)."""
-    return F.try_to_timestamp(args[1], F.lit(java_pattern(raw[0]["value"])))
+    not read so (a DATE or TIME from the TIMESTAMP, a TIME's of 1970-01-01). Spaces in
+    the format match any run of spaces, as chrono's (Feldera's) do: both are read with
+    each run of whitespace one space, and none at either end."""
+    pattern = re.sub(r"\s+", " ", raw[0]["value"]).strip()
+    text = F.trim(F.regexp_replace(args[1], r"\s+", " "))
+    return F.try_to_timestamp(text, F.lit(java_pattern(pattern)))
 
 
 def _overlay(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:

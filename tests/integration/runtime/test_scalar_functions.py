@@ -144,7 +144,8 @@ CREATE VIEW formats AS SELECT
     FORMAT_TIMESTAMP('%R', CAST(NULL AS TIMESTAMP)) AS of_null,
     PARSE_DATE('%d/%m/%Y', '29/02/2024') AS parsed_day, PARSE_DATE('%Y-%m-%d', s) AS no_day,
     PARSE_TIMESTAMP('%Y-%m-%d %H:%M:%S', CAST(ts AS VARCHAR)) AS parsed_timestamp,
-    PARSE_TIME('%H:%M', '10:10') AS parsed_time, PARSE_TIME('%H:%M', '25:10') AS no_time
+    PARSE_TIME('%H:%M', '10:10') AS parsed_time, PARSE_TIME('%H:%M', '25:10') AS no_time,
+    PARSE_DATE(' %Y-%m-%d', '   2020-10-01') AS spaced_day
 FROM t;
 """
 
@@ -184,6 +185,7 @@ def test_regexp_extract_split_index_and_strftime_formats(spark: SparkSession) ->
         "parsed_timestamp": "2023-03-05 14:07:09",
         "parsed_time": "10:10:00",
         "no_time": None,
+        "spaced_day": "2020-10-01",  # a space in the format matches a run of them
     }
 
 
