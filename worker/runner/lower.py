@@ -179,15 +179,22 @@ def _unless_a_null(args: list[Column], value: Column) -> Column:
     return F.when(present, value)
 
 
-def _date_moved(function: str, operands: list[Column], types: list[str]) -> Column:
-    """DATE + or - an interval, a DATE: by whole months (YEAR TO MONTH), or by the whole
-    days of a DAY TO SECOND interval, cut toward zero, as in Feldera."""
-    date, interval = operands if types[0] == "DATE" else operands[::-1]
-    interval_type = types[1] if types[0] == "DATE" else types[0]
+def _moved(function: str, moved: str, operands: list[Column], types: list[str]) -> Column:
+    """A DATE or TIME (`moved`) + or - an interval, as in Feldera. A DATE moves by whole
+    months (YEAR TO MONTH), or by the whole days of a DAY TO SECOND interval, cut toward
+    zero. A TIME moves around the clock by a DAY TO SECOND interval, and stays where it
+    is for a YEAR TO MONTH one (whole days)."""
+    value, interval = operands if types[0] == moved else operands[::-1]
+    interval_type = types[1] if types[0] == moved else types[0]
+    if moved == "TIME":
+        if interval_type in YEAR_MONTH:
+            return value
+        moment = _on_epoch_day(value)
+        return _time_of(moment + interval if function == "add" else moment - interval)
     if interval_type in YEAR_MONTH:
-        return date + interval if function == "add" else date - interval
+        return value + interval if function == "add" else value - interval
     days = interval_days(interval, interval_type)
-    return F.date_add(date, days if function == "add" else -days)
+    return F.date_add(value, days if function == "add" else -days)
 
 
 def _like(operand: Column, pattern: Column, escape: str | None) -> Column:
@@ -597,8 +604,10 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         return F.call_function("div", *lowered).cast(spark_type(expr["type"]))
     if function == "div":
         return lowered[0] / lowered[1]
-    if function in ("add", "sub") and expr["type"] == "DATE":
-        return _date_moved(function, lowered, [a.get("type", "") for a in args])
+    if function in ("add", "sub") and expr["type"] in ("DATE", "TIME"):
+        return _moved(function, expr["type"], lowered, [a.get("type", "") for a in args])
+    if function == "sub" and [a.get("type") for a in args] == ["TIME", "TIME"]:
+        return _on_epoch_day(lowered[0]) - _on_epoch_day(lowered[1])  # a DAY TO SECOND
     if function == "mod" and expr["type"] in FLOATING:  # NaN by 0, as in Feldera
         return F.when(lowered[1] == 0, F.lit(NAN)).otherwise(lowered[0] % lowered[1])
     if function == "safe_cast":  # NULL where the value does not convert (CAST fails)

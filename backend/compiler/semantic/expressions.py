@@ -344,10 +344,13 @@ def _datetime_interval(
     if left is None or right is None:
         return None
     dated = (types.TypeKind.DATE, types.TypeKind.TIMESTAMP)
-    if left.type.kind not in dated or right.type.kind != left.type.kind:
+    in_months = expr.start_unit in ("year", "month")
+    timed = left.type.kind is types.TypeKind.TIME and not in_months  # (t1 - t2) SECOND
+    if (left.type.kind not in dated and not timed) or right.type.kind != left.type.kind:
+        also = "" if in_months else ", or two TIMEs"
         ctx.report(
             Code.TYPE_MISMATCH,
-            f"(t1 - t2) {expr.start_unit.upper()} expects two DATEs or two TIMESTAMPs, "
+            f"(t1 - t2) {expr.start_unit.upper()} expects two DATEs or two TIMESTAMPs{also}, "
             f"found {left.type} and {right.type}",
             difference.span,
         )

@@ -323,12 +323,12 @@ def _temporal_arithmetic(op: str, left: SqlType, right: SqlType) -> SqlType | No
                 return TIMESTAMP
             if lk is TypeKind.DATE:  # in whole days (Calcite's and Feldera's)
                 return DATE
-            if lk is TypeKind.TIME and rk is TypeKind.INTERVAL_DAY_TIME:
+            if lk is TypeKind.TIME:  # around the clock; whole months leave it (Feldera's)
                 return TIME
             if lk is rk:  # of other units: all of both (its kind, unqualified)
                 return left if left == right else SqlType(lk)
             return None
-        if op == "-" and lk is rk and lk in (TypeKind.TIMESTAMP, TypeKind.DATE):
+        if op == "-" and lk is rk and lk in (TypeKind.TIMESTAMP, TypeKind.DATE, TypeKind.TIME):
             return INTERVAL_DAY_TIME
         return None
     if op == "*" and is_interval(right) and is_numeric(left):

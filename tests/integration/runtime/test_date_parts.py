@@ -374,3 +374,52 @@ def test_period_predicates_give_feldera_s_documented_answers(spark: SparkSession
         "hour_before": False,
         "open_ended": None,  # an end NULL: NULL
     }
+
+
+TIMES = """
+CREATE TABLE time_tbl (id INT, c1 TIME NOT NULL, c2 TIME);
+CREATE LOCAL VIEW atime_minus_time AS SELECT id, (c1 - c2) SECOND AS seconds,
+    (c1 - c2) MINUTE AS minutes, (c1 - c2) HOUR AS hours, (c1 - c2) HOUR TO MINUTE AS htm,
+    (c1 - c2) MINUTE TO SECOND AS mts FROM time_tbl;
+CREATE VIEW time_minus_time_str AS SELECT id, CAST(seconds AS VARCHAR) AS sec_str,
+    CAST(minutes AS VARCHAR) AS min_str, CAST(hours AS VARCHAR) AS hrs_str,
+    CAST(htm AS VARCHAR) AS htm_str, CAST(-mts AS VARCHAR) AS mts_neg FROM atime_minus_time;
+CREATE VIEW time_moved AS SELECT v1.id, c1 - (v1.hours) AS back, c1 + (v1.seconds) AS on_,
+    c1 - INTERVAL v3.min_str MINUTE AS by_text, c1 + INTERVAL '1' MONTH AS a_month_on
+    FROM atime_minus_time v1 JOIN time_tbl v2 ON v1.id = v2.id
+    JOIN time_minus_time_str v3 ON v3.id = v1.id;
+"""
+
+
+def test_times_subtract_to_intervals_and_move_around_the_clock(spark: SparkSession) -> None:
+    rows = [
+        {"id": 0, "c1": "18:30:45", "c2": "12:45:12"},
+        {"id": 1, "c1": "08:23:55", "c2": "14:17:09"},
+    ]
+    after = contents_after_steps(spark, TIMES, [{"time_tbl": [{"insert": r} for r in rows]}])
+    # Feldera's expected values (its runtime arithmetic tests on TIME).
+    assert after[0]["time_minus_time_str"] == [
+        {
+            "id": 0,
+            "sec_str": "+20733.000000",
+            "min_str": "+345",
+            "hrs_str": "+5",
+            "htm_str": "+5:45",
+            "mts_neg": "-345:33.000000",
+        },
+        {
+            "id": 1,
+            "sec_str": "-21194.000000",
+            "min_str": "-353",
+            "hrs_str": "-5",
+            "htm_str": "-5:53",
+            "mts_neg": "+353:14.000000",
+        },
+    ]
+    # An HOUR interval keeps its seconds; a month leaves a TIME where it is.
+    assert sorted(after[0]["time_moved"], key=lambda r: r["id"]) == [
+        {"id": 0, "back": "12:45:12", "on_": "00:16:18", "by_text": "12:45:45",
+         "a_month_on": "18:30:45"},
+        {"id": 1, "back": "14:17:09", "on_": "02:30:41", "by_text": "14:16:55",
+         "a_month_on": "08:23:55"},
+    ]  # fmt: skip
