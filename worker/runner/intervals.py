@@ -71,6 +71,49 @@ def interval_of(amount: Column, unit: str) -> Column:
     return F.make_dt_interval(F.lit(0), F.lit(0), F.lit(0), seconds)
 
 
+# The fields of each interval type's text, in order (the table above).
+FIELDS = {
+    "YEAR": ("YEAR",),
+    "MONTH": ("MONTH",),
+    "YEAR TO MONTH": ("YEAR", "MONTH"),
+    "DAY": ("DAY",),
+    "HOUR": ("HOUR",),
+    "MINUTE": ("MINUTE",),
+    "SECOND": ("SECOND",),
+    "DAY TO HOUR": ("DAY", "HOUR"),
+    "DAY TO MINUTE": ("DAY", "HOUR", "MINUTE"),
+    "DAY TO SECOND": ("DAY", "HOUR", "MINUTE", "SECOND"),
+    "HOUR TO MINUTE": ("HOUR", "MINUTE"),
+    "HOUR TO SECOND": ("HOUR", "MINUTE", "SECOND"),
+    "MINUTE TO SECOND": ("MINUTE", "SECOND"),
+}
+
+
+def interval_from_text(text: Column, sql_type: str) -> Column:
+    """An interval's text as `interval_text` writes it ('+5:45' for HOUR TO MINUTE), read
+    back: its fields, separated by '-', ' ' or ':', after an optional sign; NULL when
+    the text has another number of fields."""
+    fields = FIELDS[sql_type.removeprefix("INTERVAL ")]
+    body = F.trim(text)
+    negative = body.startswith("-")
+    parts = F.split(F.regexp_replace(body, r"^[+-]", ""), r"[-: ]")
+    sizes = [MONTHS[f] if sql_type in YEAR_MONTH else MICROS[f] for f in fields]
+    total = sum(
+        (
+            F.element_at(parts, i + 1).cast(T.DecimalType(38, 6)) * size
+            for i, size in enumerate(sizes)
+        ),
+        F.lit(0),
+    )
+    signed = F.when(negative, -total).otherwise(total)
+    if sql_type in YEAR_MONTH:
+        value = F.make_ym_interval(F.lit(0), signed.cast("int"))
+    else:
+        seconds = (signed / MICROS["SECOND"]).cast(T.DecimalType(18, 6))
+        value = F.make_dt_interval(F.lit(0), F.lit(0), F.lit(0), seconds)
+    return F.when(F.size(parts) == len(fields), value)
+
+
 def interval_days(value: Column, sql_type: str) -> Column:
     """A DAY TO SECOND interval (of any units) as its whole days, cut toward zero: what
     a DATE moves by, as in Feldera."""

@@ -22,6 +22,7 @@ from backend.compiler.semantic.time_formats import java_pattern
 from worker.runner.intervals import (
     YEAR_MONTH,
     interval_days,
+    interval_from_text,
     interval_of,
     interval_spark_type,
     interval_text,
@@ -574,6 +575,8 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
     if source is not None and _is_number(source) and target == "TIMESTAMP":
         moment = F.timestamp_millis(F.floor(operand).cast("long"))
         return moment.cast(T.TimestampNTZType())
+    if source == "VARCHAR" and is_interval(target):
+        return interval_from_text(operand, target)
     if source is not None and is_interval(source) and target == "VARCHAR":
         return interval_text(operand, source)
     if source is not None and is_interval(source) and target in INTEGRAL:

@@ -17,7 +17,7 @@ from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import aggregates, functions, literals, time_functions, types
 from backend.compiler.semantic.scope import Scope, resolve_column
-from backend.compiler.semantic.type_names import fixed_length, resolve_type
+from backend.compiler.semantic.type_names import fixed_length, resolve_cast_type
 from backend.compiler.semantic.types import SqlType
 from backend.compiler.source import Span
 from backend.compiler.suggest import Budget, did_you_mean
@@ -689,7 +689,7 @@ def _escape_problem(pattern: str, escape: str) -> str | None:
 
 def _cast(expr: ast.Cast, ctx: ExprContext, depth: int) -> plan.Expr | None:
     operand = bind_expr(expr.operand, ctx, depth)
-    target = resolve_type(expr.type, ctx.diagnostics, ctx.suggestions)
+    target = resolve_cast_type(expr.type, ctx.diagnostics, ctx.suggestions)
     if operand is None or target is None:
         return None
     if not types.can_cast(operand.type, target):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
-from backend.compiler.semantic import types
+from backend.compiler.semantic import literals, types
 from backend.compiler.semantic.types import SqlType
 from backend.compiler.suggest import Budget, did_you_mean
 from backend.compiler.syntax import ast
@@ -107,6 +107,23 @@ def resolve_type(
     hint = did_you_mean(written, _KNOWN_NAMES, suggestions)
     diagnostics.append(error(Code.UNKNOWN_TYPE, f"Unknown type {written}", name.span, hint=hint))
     return None
+
+
+def resolve_cast_type(
+    name: ast.TypeName, diagnostics: list[Diagnostic], suggestions: Budget | None = None
+) -> SqlType | None:
+    """The type of `CAST(x AS name)`: a column's types, and intervals of units
+    (`INTERVAL HOUR TO MINUTE`), which columns cannot have."""
+    words = name.words
+    if words[0] != "interval" or name.params:
+        return resolve_type(name, diagnostics, suggestions)
+    start, end = words[1], words[3] if len(words) > 3 else None
+    try:
+        literals.interval_fields(start, end or start)
+    except literals.InvalidLiteral as exc:  # INTERVAL MINUTE TO HOUR
+        diagnostics.append(error(Code.INVALID_LITERAL, exc.message, name.span))
+        return None
+    return types.interval_of(start.upper(), end.upper() if end else None)
 
 
 def fixed_length(name: ast.TypeName) -> tuple[str, int] | None:

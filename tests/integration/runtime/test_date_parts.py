@@ -388,6 +388,10 @@ CREATE VIEW time_moved AS SELECT v1.id, c1 - (v1.hours) AS back, c1 + (v1.second
     c1 - INTERVAL v3.min_str MINUTE AS by_text, c1 + INTERVAL '1' MONTH AS a_month_on
     FROM atime_minus_time v1 JOIN time_tbl v2 ON v1.id = v2.id
     JOIN time_minus_time_str v3 ON v3.id = v1.id;
+CREATE VIEW by_cast AS SELECT v1.id, c1 - CAST(v1.htm_str AS INTERVAL HOUR TO MINUTE) AS htm,
+    c1 - CAST(v1.mts_neg AS INTERVAL MINUTE TO SECOND) AS mts,
+    CAST(CAST('-2-08' AS INTERVAL YEAR TO MONTH) AS VARCHAR) AS ytm
+    FROM time_minus_time_str v1 JOIN time_tbl v2 ON v1.id = v2.id;
 """
 
 
@@ -415,6 +419,11 @@ def test_times_subtract_to_intervals_and_move_around_the_clock(spark: SparkSessi
             "htm_str": "-5:53",
             "mts_neg": "+353:14.000000",
         },
+    ]
+    # An interval's text casts back to the interval (Feldera's values).
+    assert sorted(after[0]["by_cast"], key=lambda r: r["id"]) == [
+        {"id": 0, "htm": "12:45:45", "mts": "00:16:18", "ytm": "-2-08"},
+        {"id": 1, "htm": "14:16:55", "mts": "02:30:41", "ytm": "-2-08"},
     ]
     # An HOUR interval keeps its seconds; a month leaves a TIME where it is.
     assert sorted(after[0]["time_moved"], key=lambda r: r["id"]) == [

@@ -194,6 +194,13 @@ def test_a_difference_of_times_in_units_is_an_interval() -> None:
         "CREATE VIEW v AS SELECT CAST((d - d) MONTH AS BIGINT) AS m, "
         "CAST((ts - ts) SECOND AS INTEGER) AS s FROM t;"
     ) == [("m", "BIGINT", False), ("s", "INTEGER", True)]
+    # An interval's text casts to an interval of units; a column cannot be one.
+    assert _columns("CREATE VIEW v AS SELECT CAST(s AS INTERVAL HOUR TO MINUTE) AS i FROM t;") == [
+        ("i", "INTERVAL HOUR TO MINUTE", True)
+    ]
+    assert _errors("CREATE VIEW v AS SELECT CAST(s AS INTERVAL MINUTE TO HOUR) FROM t;") == [
+        ("SQL209", "Invalid interval qualifier MINUTE TO HOUR")
+    ]
     # INTERVAL amount unit: that many units, a number or its text (Feldera's).
     assert _columns(
         "CREATE VIEW v AS SELECT d - INTERVAL s MONTH AS m, ts + INTERVAL -CHAR_LENGTH(s) SECOND "
