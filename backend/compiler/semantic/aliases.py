@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
+from backend.compiler.semantic.expressions import MAX_DEPTH
 from backend.compiler.semantic.scope import Scope, quiet_column
 from backend.compiler.syntax import ast
 
@@ -32,9 +33,12 @@ def with_aliases(expr: ast.Expr, items: Sequence[ast.SelectItem], scope: Scope) 
         if isinstance(item, ast.ExprItem) and item.alias is not None
     }
 
-    def rewritten(node: Any) -> Any:
+    if not aliases:
+        return expr
+
+    def rewritten(node: Any, depth: int) -> Any:
         if isinstance(node, tuple):
-            return tuple(rewritten(part) for part in node)
+            return tuple(rewritten(part, depth) for part in node)
         if isinstance(node, ast.ColumnRef) and len(node.parts) == 1:
             name = node.parts[0]
             if name.value in aliases and quiet_column(scope, name) is None:
@@ -42,15 +46,35 @@ def with_aliases(expr: ast.Expr, items: Sequence[ast.SelectItem], scope: Scope) 
             return node
         if not dataclasses.is_dataclass(node) or isinstance(node, type | ast.Query):
             return node
+        if depth > MAX_DEPTH:  # too deep to bind: the binder reports it
+            return node
         changed = {
             f.name: new
             for f in dataclasses.fields(node)
-            if (new := rewritten(getattr(node, f.name))) is not getattr(node, f.name)
+            if (new := rewritten(getattr(node, f.name), depth + 1)) is not getattr(node, f.name)
         }
         return dataclasses.replace(node, **changed) if changed else node
 
-    result: ast.Expr = rewritten(expr)
+    result: ast.Expr = rewritten(expr, 0)
     return result
+
+
+def with_earlier_aliases(select: ast.Select, scope: Scope) -> ast.Select:
+    """`select` with each select item's names of the items before it, and HAVING's names
+    of the select list, that are no FROM columns replaced by their expressions (Feldera's
+    and BigQuery's: `SELECT k % 10 AS b, b * 2 AS d`, `... HAVING n > 1` for `COUNT(*)
+    AS n`)."""
+    items = list(select.items)
+    for index, item in enumerate(items):
+        if isinstance(item, ast.ExprItem):
+            expr = with_aliases(item.expr, items[:index], scope)
+            if expr is not item.expr:
+                items[index] = dataclasses.replace(item, expr=expr)
+    having = select.having
+    if having is not None:
+        exprs = tuple(with_aliases(e, items, scope) for e in having.exprs)
+        having = dataclasses.replace(having, exprs=exprs)
+    return dataclasses.replace(select, items=tuple(items), having=having)
 
 
 def grouping_key(

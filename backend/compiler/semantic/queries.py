@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
-from backend.compiler.semantic.aliases import grouping_key, with_aliases
+from backend.compiler.semantic.aliases import grouping_key, with_aliases, with_earlier_aliases
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.from_clause import bind_from
@@ -210,6 +210,7 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
         select_keyword = Span(select.span.start, select.span.start + len("select"))
         from_.source = plan.Values(((),), (), select_keyword)
     scope = from_.scope
+    select = with_earlier_aliases(select, scope)
     condition: list[plan.Expr] | None = None  # WHERE's parts, bound
     where_parts = conjuncts(select.where) if select.where is not None else []
     plain = [part for part in where_parts if not is_subquery_condition(part)]

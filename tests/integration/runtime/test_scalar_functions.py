@@ -360,10 +360,14 @@ CREATE VIEW spelled AS SELECT CASE a WHEN 1, 2 THEN 'low' WHEN 3 THEN 'three' EL
     CAST('2020-01-10 10:00:00' AS DATETIME) AS dt, CAST(a AS FLOAT64) AS f,
     INITCAP_SPACES('h@pP fOO') AS spaced FROM t;
 CREATE VIEW counted AS SELECT COUNT(a, b) AS both_present, COUNT(*) AS n FROM t;
+CREATE VIEW lateral_aliases AS SELECT a AS x, x * 2 AS y, COUNT(*) AS n FROM t
+    GROUP BY a HAVING n >= 1 AND x > 2;
 """
 
 
-def test_feldera_s_spellings_of_case_truncation_types_and_count(spark: SparkSession) -> None:
+def test_feldera_s_spellings_of_case_truncation_types_count_and_aliases(
+    spark: SparkSession,
+) -> None:
     rows = [{"a": 2, "b": "x"}, {"a": 5, "b": None}, {"a": None, "b": "y"}, {"a": 3, "b": "z"}]
     after = contents_after_steps(spark, SPELLINGS, [{"t": [{"insert": r} for r in rows]}])
     # CASE a WHEN 1, 2: either value (Calcite's); Feldera's documented truncations.
@@ -373,3 +377,6 @@ def test_feldera_s_spellings_of_case_truncation_types_and_count(spark: SparkSess
     }
     # COUNT(a, b): the rows where neither is NULL.
     assert after[0]["counted"] == [{"both_present": 2, "n": 4}]
+    # An alias in the items after it and in HAVING (Feldera's lateral aliases).
+    assert sorted(r["x"] for r in after[0]["lateral_aliases"]) == [3, 5]
+    assert {r["y"] - 2 * r["x"] for r in after[0]["lateral_aliases"]} == {0}

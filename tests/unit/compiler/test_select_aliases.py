@@ -78,3 +78,21 @@ def test_a_keyword_after_as_that_ends_the_item_is_its_name() -> None:
     assert errors_of("CREATE TABLE t (id INT);\nCREATE VIEW v AS SELECT id AS FROM t;") == [
         ("SQL101", "Expected an alias, found keyword FROM")
     ]
+
+
+def test_an_item_and_having_may_use_the_aliases_before_them() -> None:
+    """Feldera's and BigQuery's lateral aliases: `k % 10 AS b, b * 2 AS d`; HAVING n > 1
+    for `COUNT(*) AS n`. A FROM column of the name wins (`v AS k, k + 1` is t's k)."""
+    sql = (
+        "SELECT k % 10 AS b, b * 2 AS d, COUNT(*) AS n, v AS k, k + 1 AS k1 FROM t "
+        "GROUP BY b, v, k HAVING n > 1"
+    )
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    [aggregate, *_] = plan_nodes(result.to_json()["plan"]["views"][0]["query"], "aggregate")
+    assert [key["kind"] for key in aggregate["keys"]] == ["call", "column", "column"]
+    [having] = plan_nodes(result.to_json()["plan"]["views"][0]["query"], "filter")
+    assert having["condition"]["function"] == "gt"
+    assert errors_of(DDL + "CREATE VIEW w AS SELECT k AS b, c * 2 AS d FROM t;") == [
+        ("SQL202", "Unknown column 'c' in table 't'")
+    ]
