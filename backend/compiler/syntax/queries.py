@@ -16,6 +16,7 @@ _SET_OPERATIONS: dict[str, Literal["union", "intersect", "except"]] = {
     "union": "union",
     "intersect": "intersect",
     "except": "except",
+    "minus": "except",  # Oracle's and Feldera's name for EXCEPT
 }
 _OUTER_JOINS: dict[str, Literal["left", "right", "full"]] = {
     "left": "left",
@@ -65,7 +66,7 @@ def _with(c: Cursor) -> tuple[tuple[ast.CommonTableExpr, ...], Span]:
 
 def _set_expression(c: Cursor) -> ast.QueryBody:
     left = _set_term(c)
-    while c.at_word("union", "except"):
+    while c.at_word("union", "except") or _at_minus(c):
         left = _set_operation(c, left, _set_term)
     return left
 
@@ -294,9 +295,17 @@ def _alias(c: Cursor) -> ast.Identifier | None:
             token = c.advance()
             return ast.Identifier(token.value, False, token.span)
         return c.expect_identifier("an alias")
-    if c.at_identifier():
+    if c.at_identifier() and not _at_minus(c):
         return c.expect_identifier()
     return None
+
+
+def _at_minus(c: Cursor) -> bool:
+    """At MINUS as a set operation (`... MINUS SELECT ...`), not an alias named minus."""
+    following = c.peek()
+    words = ("select", "all", "distinct", "values")
+    starts = following.is_symbol("(") or any(following.is_word(w) for w in words)
+    return c.at_word("minus") and starts
 
 
 def _ends_an_item(token: Token) -> bool:

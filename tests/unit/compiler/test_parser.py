@@ -182,6 +182,20 @@ def test_parses_joins_set_operations_and_clauses_for_later_binding() -> None:
     assert body.left.group_by is not None and body.left.having is not None
 
 
+def test_minus_is_except_and_still_a_name() -> None:
+    """Oracle's and Feldera's MINUS: EXCEPT where a query follows; elsewhere a name."""
+    program, diagnostics = parse_text("SELECT a minus FROM t minus MINUS ALL SELECT a FROM u")
+    assert diagnostics == ()
+    query = program.statements[0]
+    assert isinstance(query, stmt.QueryStatement)
+    body = query.query.body
+    assert isinstance(body, ast.SetOperation) and (body.op, body.all) == ("except", True)
+    assert isinstance(body.left, ast.Select)
+    [item] = body.left.items
+    assert isinstance(item, ast.ExprItem) and item.alias is not None
+    assert item.alias.value == "minus"
+
+
 def test_recovery_reports_the_first_error_of_every_statement() -> None:
     program, diagnostics = parse_text(
         "CREATE TABLE a (x INT,);\nCREATE VIEW v AS SELECT FROM a;\nCREATE TABLE b (y INT);"
