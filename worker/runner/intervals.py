@@ -50,7 +50,7 @@ def _div(a: Column, n: int) -> Column:
     return F.call_function("div", a, F.lit(n))
 
 
-def _two(n: Column, width: int = 2) -> Column:
+def _zero_padded(n: Column, width: int = 2) -> Column:
     return F.lpad(n.cast("string"), width, "0")
 
 
@@ -128,16 +128,20 @@ def interval_text(value: Column, sql_type: str) -> Column:
     size = F.abs(whole)
     if sql_type in YEAR_MONTH:
         years, months = _div(size, 12), size % 12
-        parts = {"YEAR": [years], "MONTH": [size], "YEAR TO MONTH": [years, "-", _two(months)]}
+        parts = {
+            "YEAR": [years],
+            "MONTH": [size],
+            "YEAR TO MONTH": [years, "-", _zero_padded(months)],
+        }
         return F.when(whole.isNotNull(), F.concat(sign, *_texts(parts[unit])))
     days, hours, minutes = (
         _div(size, MICROS["DAY"]),
         _div(size, MICROS["HOUR"]),
         _div(size, MICROS["MINUTE"]),
     )
-    hh, mm = _two(hours % 24), _two(minutes % 60)
-    ss = _two(_div(size, MICROS["SECOND"]) % 60)
-    fraction = F.concat(F.lit("."), _two(size % MICROS["SECOND"], 6))
+    hh, mm = _zero_padded(hours % 24), _zero_padded(minutes % 60)
+    ss = _zero_padded(_div(size, MICROS["SECOND"]) % 60)
+    fraction = F.concat(F.lit("."), _zero_padded(size % MICROS["SECOND"], 6))
     day_time = [days, " ", hh, ":", mm, ":", ss]
     parts = {
         "DAY": [days],
