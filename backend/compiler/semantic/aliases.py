@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
+from backend.compiler.semantic import time_functions
 from backend.compiler.semantic.expressions import MAX_DEPTH
 from backend.compiler.semantic.scope import Scope, quiet_column
 from backend.compiler.syntax import ast
@@ -48,6 +49,12 @@ def with_aliases(expr: ast.Expr, items: Sequence[ast.SelectItem], scope: Scope) 
             return node
         if depth > MAX_DEPTH:  # too deep to bind: the binder reports it
             return node
+        if isinstance(node, ast.FunctionCall) and _unit_position(node) is not None:
+            at = _unit_position(node)  # DATEDIFF(MONTH, ...): MONTH is a unit, not an alias
+            args = tuple(
+                arg if i == at else rewritten(arg, depth + 1) for i, arg in enumerate(node.args)
+            )
+            return dataclasses.replace(node, args=args) if args != node.args else node
         changed = {
             f.name: new
             for f in dataclasses.fields(node)
@@ -57,6 +64,18 @@ def with_aliases(expr: ast.Expr, items: Sequence[ast.SelectItem], scope: Scope) 
 
     result: ast.Expr = rewritten(expr, 0)
     return result
+
+
+# Functions with a time unit written as a bare word, and where it is (DATEDIFF(MONTH, a, b),
+# DATE_TRUNC(d, MONTH)): the word is no column, and no alias either.
+_UNIT_FIRST = (*time_functions.TIMESTAMP_ARITHMETIC, "date_part")
+
+
+def _unit_position(call: ast.FunctionCall) -> int | None:
+    name = call.name.value.lower()
+    if name in _UNIT_FIRST:
+        return 0
+    return 1 if name in time_functions.TRUNCATIONS else None
 
 
 def with_earlier_aliases(select: ast.Select, scope: Scope) -> ast.Select:

@@ -96,3 +96,13 @@ def test_an_item_and_having_may_use_the_aliases_before_them() -> None:
     assert errors_of(DDL + "CREATE VIEW w AS SELECT k AS b, c * 2 AS d FROM t;") == [
         ("SQL202", "Unknown column 'c' in table 't'")
     ]
+
+
+def test_a_unit_word_after_an_alias_of_its_name_stays_a_unit() -> None:
+    ddl = "CREATE TABLE d (ts TIMESTAMP, day DATE);\n"
+    sql = (
+        "SELECT MONTHNAME(ts) AS month, DATEDIFF(MONTH, day, ts) AS months, "
+        "DATE_TRUNC(ts, MONTH) AS start, DATE_PART(MONTH, ts) AS m FROM d"
+    )
+    result = compile_program(ddl + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
