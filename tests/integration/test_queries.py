@@ -19,6 +19,8 @@ CREATE STREAM clicks (page VARCHAR NOT NULL, ms INT NOT NULL);
 CREATE VIEW big AS SELECT customer, amount FROM orders WHERE amount >= 100;
 CREATE LOCAL VIEW shouted AS SELECT UPPER(txt) AS loud FROM notes;
 CREATE VIEW counted AS SELECT COUNT(*) AS n FROM shouted;
+CREATE TABLE trips (id BIGINT, s TIMESTAMP, e TIMESTAMP, tm TIME);
+CREATE VIEW took AS SELECT id, (e - s) HOUR TO MINUTE AS h, tm FROM trips;
 """
 
 
@@ -77,6 +79,16 @@ def test_a_plain_select_sees_tables_and_views_as_they_are_now(stack: LiveStack) 
         {"loud": "HI"},
     ]
     assert rows(stack, pipeline, "SELECT n FROM counted") == [{"n": 2}]
+    # A view's published interval and TIME read back as they are kept (its text is
+    # Feldera's: '+0:45', '13:23:44.456').
+    trip = {"id": 7, "s": "2026-01-01 08:30:00", "e": "2026-01-01 09:15:00", "tm": "13:23:44.456"}
+    push_step(stack, pipeline, "trips", [trip])
+    assert rows(stack, pipeline, "SELECT h, tm FROM took") == [{"h": "+0:45", "tm": "13:23:44.456"}]
+    assert rows(
+        stack, pipeline,
+        "SELECT id FROM took WHERE tm = TIME '13:23:44.456' "
+        "AND h = CAST('+0:45' AS INTERVAL HOUR TO MINUTE)",
+    ) == [{"id": 7}]  # fmt: skip
     joined = rows(
         stack, pipeline,
         "SELECT o.customer, b.amount FROM orders o JOIN big b ON o.customer = b.customer "

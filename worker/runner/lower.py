@@ -47,8 +47,8 @@ SPARK_TYPES: dict[str, T.DataType] = {
     "TIME": T.StringType(),
     "NULL": T.NullType(),
 }
-# Types the ingress stores as JSON strings and Spark casts after parsing.
-PARSED_FROM_STRING = ("DECIMAL", "DATE", "TIMESTAMP")
+# Types the ingress stores, and views publish, as JSON strings: read after parsing.
+PARSED_FROM_STRING = ("DECIMAL", "DATE", "TIMESTAMP", "INTERVAL")
 
 
 class LoweringError(Exception):
@@ -98,20 +98,32 @@ def _json_type(sql_type: str) -> T.DataType:
 
 
 def parse_rows(changes: DataFrame, relation: Mapping[str, Any]) -> DataFrame:
-    """A relation's changes from the input log: JSON rows -> typed columns c0..cN and
-    the weight, with the change's `seq` and JSON `row` kept beside them."""
+    """A relation's changes from the input log, or a view's published ones: JSON rows ->
+    typed columns c0..cN and the weight, with the change's `seq` and JSON `row` kept
+    beside them."""
     columns = relation["columns"]
     schema = T.StructType([T.StructField(c["name"], _json_type(c["type"])) for c in columns])
     parsed = changes.withColumn("__r", F.from_json("row", schema))
     return parsed.select(
         *(
-            F.col("__r").getField(c["name"]).cast(spark_type(c["type"])).alias(positional(i))
+            _as_kept(F.col("__r").getField(c["name"]), c["type"]).alias(positional(i))
             for i, c in enumerate(columns)
         ),
         F.col("weight").cast("int").alias(WEIGHT),
         "seq",
         "row",
     )
+
+
+def _as_kept(value: Column, sql_type: str) -> Column:
+    """A JSON row's value as Spark keeps it: a published interval's text read back, and a
+    published TIME's three-digit fraction as the six digits a TIME is kept with
+    (worker/runner/step.py writes them so)."""
+    if is_interval(sql_type):
+        return interval_from_text(value, sql_type)
+    if sql_type == "TIME":
+        return F.when(value.rlike(r"\.\d{3}$"), F.concat(value, F.lit("000"))).otherwise(value)
+    return value.cast(spark_type(sql_type))
 
 
 BINARY: dict[str, Callable[[Column, Column], Column]] = {
