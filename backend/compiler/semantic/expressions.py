@@ -830,7 +830,11 @@ def _date_part_of_unit(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> 
     """DATE_PART(unit, x): EXTRACT(unit FROM x), the unit a word (Feldera's DATE_PART(HOUR,
     ts)) or a string (PostgreSQL's DATE_PART('hour', ts))."""
     word = call.args[0] if len(call.args) == 2 else None
-    unit = word.value.lower() if isinstance(word, ast.StringLiteral) else _unit_word(word)
+    unit = (
+        word.value.lower()
+        if isinstance(word, ast.StringLiteral)
+        else time_functions.unit_word(word)
+    )
     if unit not in time_functions.EXTRACT_UNITS or call.star or call.distinct:
         units = ", ".join(u.upper() for u in time_functions.EXTRACT_UNITS)
         message = f"DATE_PART expects a unit and a value, the unit one of {units}"
@@ -856,7 +860,7 @@ def _timestamp_arithmetic_call(
         _bind_parts(call.args[1:], ctx, depth)  # the first is a unit, not a column
         return None
     word = call.args[0]
-    unit = _unit_word(word)
+    unit = time_functions.unit_word(word)
     if unit not in time_functions.ARITHMETIC_UNITS:
         units = ", ".join(u.upper() for u in time_functions.ARITHMETIC_UNITS)
         ctx.report(
@@ -890,15 +894,6 @@ def _date_shift(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Ex
         amount = ast.IntervalOf(amount, "day", amount.span)
     op = time_functions.DATE_SHIFTS[call.name.value.lower()]
     return bind_expr(ast.BinaryOp(op, moment, amount, call.name.span, call.span), ctx, depth)
-
-
-def _unit_word(expr: ast.Expr | None) -> str | None:
-    """The time unit a bare word names (HOUR in TIMESTAMPADD(HOUR, ...)), in lower case;
-    None for anything else."""
-    parts = expr.parts if isinstance(expr, ast.ColumnRef) else ()
-    if len(parts) != 1 or parts[0].quoted:
-        return None
-    return time_functions.plain_unit(parts[0].value.lower())
 
 
 def _bind_args(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> None:

@@ -112,7 +112,7 @@ def truncation(call: ast.FunctionCall, diagnostics: list[Diagnostic]) -> ast.Flo
     """DATE_TRUNC / TIMESTAMP_TRUNC as the FLOOR(x TO unit) it is, or None after an error."""
     shown = call.name.value.upper()
     args = call.args
-    word = _bare_word(args[1]) if len(args) == 2 else None
+    word = unit_word(args[1]) if len(args) == 2 else None
     if word is not None and _is_unit(word):  # DATE_TRUNC(d, MONTH), Feldera's
         unit, operand = word, args[0]
         if isinstance(operand, ast.StringLiteral):  # DATE_TRUNC('2020-01-10', MONTH)
@@ -133,14 +133,17 @@ def truncation(call: ast.FunctionCall, diagnostics: list[Diagnostic]) -> ast.Flo
 _TRUNCATED = {"date_trunc": "date", "timestamp_trunc": "timestamp", "time_trunc": "time"}
 
 
-def _bare_word(expr: ast.Expr) -> str | None:
+def unit_word(expr: ast.Expr | None) -> str | None:
+    """The time unit a bare word names (HOUR in TIMESTAMPADD(HOUR, ...), MONTH in
+    DATE_TRUNC(d, MONTH)), in lower case; None for anything else."""
     parts = expr.parts if isinstance(expr, ast.ColumnRef) else ()
-    return parts[0].value if len(parts) == 1 and not parts[0].quoted else None
+    if len(parts) != 1 or parts[0].quoted:
+        return None
+    return plain_unit(parts[0].value.lower())
 
 
 def _is_unit(word: str) -> bool:
-    unit = plain_unit(word.lower())
-    return unit in FLOOR_UNITS or (unit.endswith("s") and unit[:-1] in FLOOR_UNITS)
+    return word in FLOOR_UNITS or (word.endswith("s") and word[:-1] in FLOOR_UNITS)
 
 
 def extract(
