@@ -116,14 +116,25 @@ def parse_rows(changes: DataFrame, relation: Mapping[str, Any]) -> DataFrame:
 
 
 def _as_kept(value: Column, sql_type: str) -> Column:
-    """A JSON row's value as Spark keeps it: a published interval's text read back, and a
-    published TIME's three-digit fraction as the six digits a TIME is kept with
-    (worker/runner/step.py writes them so)."""
+    """A JSON row's value as Spark keeps it: a published interval's or TIME's text read
+    back (worker/runner/step.py writes them for views)."""
     if is_interval(sql_type):
         return interval_from_text(value, sql_type)
     if sql_type == "TIME":
-        return F.when(value.rlike(r"\.\d{3}$"), F.concat(value, F.lit("000"))).otherwise(value)
+        return kept_time(value)
     return value.cast(spark_type(sql_type))
+
+
+def shown_time(time: Column) -> Column:
+    """A TIME as a view shows it: its text ('HH:MM:SS[.ffffff]', as Weir keeps it) with
+    a fraction of whole milliseconds in three digits, as Feldera writes it
+    ('13:23:44.456', not '13:23:44.456000'). `kept_time` reads it back."""
+    return F.regexp_replace(time, r"(\.\d{3})000$", "$1")
+
+
+def kept_time(time: Column) -> Column:
+    """A TIME as `shown_time` wrote it, back as Weir keeps it (six fraction digits)."""
+    return F.when(time.rlike(r"\.\d{3}$"), F.concat(time, F.lit("000"))).otherwise(time)
 
 
 BINARY: dict[str, Callable[[Column, Column], Column]] = {

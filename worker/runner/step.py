@@ -9,11 +9,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from pyspark.sql import Column, DataFrame
+from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from worker.runner.intervals import interval_text, is_interval
-from worker.runner.lower import WEIGHT, positional
+from worker.runner.lower import WEIGHT, positional, shown_time
 from worker.runner.rows import is_row, published
 
 Change = dict[str, dict[str, Any]]
@@ -35,7 +35,7 @@ def _as_json(view: Mapping[str, Any], changes: DataFrame) -> DataFrame:
         if is_row(column["type"]):
             value = published(value, column["type"], AS_STRING)
         elif column["type"] == "TIME":
-            value = _shown_time(value)
+            value = shown_time(value)
         elif is_interval(column["type"]):
             value = interval_text(value, column["type"])
         elif column["type"].startswith(AS_STRING):
@@ -46,13 +46,6 @@ def _as_json(view: Mapping[str, Any], changes: DataFrame) -> DataFrame:
         F.col(WEIGHT).alias("weight"),
         F.to_json(F.struct(*fields), {"ignoreNullFields": "false"}).alias("row"),
     )
-
-
-def _shown_time(time: Column) -> Column:
-    """A TIME as a view shows it: its text ('HH:MM:SS[.ffffff]', as Weir keeps it) with
-    a fraction of whole milliseconds in three digits, as Feldera writes it
-    ('13:23:44.456', not '13:23:44.456000')."""
-    return F.regexp_replace(time, r"(\.\d{3})000$", "$1")
 
 
 def compute_step(plan: Mapping[str, Any], batch: DataFrame) -> dict[str, list[Change]]:
