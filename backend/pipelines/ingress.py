@@ -235,6 +235,8 @@ def _normalize_row(
     normalized = {}
     for name, column in columns.items():
         value = row.get(name)
+        if name not in row and name in required:  # a row left it out: its DEFAULT
+            value = column.get("default")
         if value is None and relation["kind"] == "stream" and name == "rowtime":
             value = dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat(sep=" ")
         if value is None:

@@ -161,3 +161,23 @@ def test_char_n_pads_and_char_or_varchar_n_refuse_what_is_longer_than_spaces() -
     assert raised.value.message == "Change 1, column 'v': 'abc' is longer than VARCHAR(2)"
     with pytest.raises(ApplicationError, match="'abcde' is longer than CHAR\\(4\\)"):
         normalize_changes(CODES, [{"c": "abcde"}])
+
+
+def test_a_column_left_out_takes_its_default_and_a_null_stays_null() -> None:
+    table = {
+        "name": "t",
+        "kind": "table",
+        "primary_key": ["id"],
+        "columns": [
+            {"name": "id", "type": "INTEGER", "nullable": False},
+            {"name": "n", "type": "INTEGER", "nullable": True, "default": 5},
+            {"name": "d", "type": "DECIMAL(5,2)", "nullable": False, "default": "-1.5"},
+        ],
+    }
+    changes = [{"id": 1}, {"id": 2, "n": None, "d": 3}, {"delete": {"id": 1}}]
+    rows = normalize_changes(table, changes)
+    assert rows == [
+        (1, {"id": 1, "n": 5, "d": "-1.50"}),
+        (1, {"id": 2, "n": None, "d": "3.00"}),
+        (-1, {"id": 1, "n": None, "d": None}),  # a keyed delete names only the key
+    ]

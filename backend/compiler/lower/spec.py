@@ -31,6 +31,7 @@ class AnnotatedColumnJson(TypedDict):
     watermark: ExprJson | None
     waterline: bool
     length: NotRequired[LengthJson]  # a table's CHAR(n) or VARCHAR(n) column
+    default: NotRequired[int | float | str | bool | None]  # a table's DEFAULT value
 
 
 class LengthJson(TypedDict):
@@ -388,6 +389,8 @@ def column_json(column: Column) -> AnnotatedColumnJson:
     }
     if column.length is not None:
         result["length"] = {"kind": column.length[0], "n": column.length[1]}
+    if column.default is not None:
+        result["default"] = column.default.value
     return result
 
 

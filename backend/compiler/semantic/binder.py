@@ -38,7 +38,7 @@ from backend.compiler.semantic.queries import (
     is_stream,
     with_column_names,
 )
-from backend.compiler.semantic.tables import bind_table
+from backend.compiler.semantic.tables import bind_table, check_index
 from backend.compiler.semantic.user_functions import abandoned_function, bind_function
 from backend.compiler.source import Span
 from backend.compiler.suggest import did_you_mean
@@ -201,6 +201,8 @@ def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
         case stmt.CreateFunction():
             name, function = bind_function(statement, env)
             return Outcome(function_name=name, function=function)
+        case stmt.CreateIndex():
+            check_index(statement, env)
         case stmt.Drop():
             env.report(
                 error(

@@ -32,6 +32,14 @@ class Column:
     # A table's CHAR(n) or VARCHAR(n) column: ("char" | "varchar", n) (the ingress pads
     # or refuses its values, backend/pipelines/ingress.py); its type is VARCHAR.
     length: tuple[str, int] | None = None
+    # A table's DEFAULT: the value (as a change carries it, JSON) the ingress gives the
+    # column when a row leaves it out.
+    default: Default | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Default:
+    value: int | float | str | bool | None
 
 
 @dataclass(frozen=True, slots=True)

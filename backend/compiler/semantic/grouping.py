@@ -51,10 +51,11 @@ def written_keys(items: tuple[ast.Expr, ...]) -> tuple[list[ast.Expr], list[list
 
 
 def distinct_keys(
-    keys: list[plan.Expr], sets: list[list[int]] | None
+    keys: list[plan.Expr], sets: list[list[int]] | None, distinct_sets: bool = False
 ) -> tuple[tuple[plan.Expr, ...], tuple[tuple[int, ...], ...] | None]:
     """The keys without repeats (`GROUP BY a, ROLLUP(a, b)` groups by `a` once), and
-    each set as positions in them."""
+    each set as positions in them; with `distinct_sets` (GROUP BY DISTINCT), each set
+    of the same keys once."""
     unique: list[plan.Expr] = []
     at: dict[object, int] = {}
     moved = []
@@ -65,7 +66,11 @@ def distinct_keys(
         moved.append(position)
     if sets is None:
         return tuple(unique), None
-    return tuple(unique), tuple(tuple(dict.fromkeys(moved[i] for i in s)) for s in sets)
+    chosen = [tuple(dict.fromkeys(moved[i] for i in s)) for s in sets]
+    if distinct_sets:
+        firsts = {frozenset(s): s for s in reversed(chosen)}  # the first of equal sets
+        chosen = [s for s in chosen if firsts[frozenset(s)] is s]
+    return tuple(unique), tuple(chosen)
 
 
 # A window's _START / _END whose value a row alone does not give: HOP's (a row is in

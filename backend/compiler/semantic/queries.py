@@ -345,7 +345,8 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
             if sets is not None:  # in every set
                 sets = [[*chosen, len(keys)] for chosen in sets]
             keys.append(scalars[subquery.span])
-        unique, unique_sets = distinct_keys([k for k in keys if k is not None], sets)
+        distinct_sets = select.group_by is not None and select.group_by.distinct
+        unique, unique_sets = distinct_keys([k for k in keys if k is not None], sets, distinct_sets)
         hopping = hopped(rel, unique, env.diagnostics)
         if hopping is None:
             return None

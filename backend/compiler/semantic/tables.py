@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from backend.compiler.diagnostics import Code, Note, error
+from backend.compiler.diagnostics import Code, Note, error, warning
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
-from backend.compiler.semantic.catalog import Column, Relation, RelationKind
+from backend.compiler.semantic.catalog import Column, Default, Relation, RelationKind
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.properties import check_properties
@@ -45,6 +45,7 @@ def bind_table(statement: stmt.CreateTable | stmt.CreateStream, env: Environment
     broken: set[str] = set()
     primary_key: list[ast.Identifier] = []
     key_declared_at: Span | None = None
+    foreign_keys = [c for c in statement.constraints if isinstance(c, stmt.ForeignKey)]
     for definition in statement.columns:
         column = _bind_column(definition, env)
         if _is_duplicate(definition.name, declared_at, env, is_stream):
@@ -59,9 +60,14 @@ def bind_table(statement: stmt.CreateTable | stmt.CreateStream, env: Environment
                 constraint.span, key_declared_at, env
             ):
                 key_declared_at, primary_key = constraint.span, [definition.name]
+            if isinstance(constraint, stmt.ReferencesMark):
+                foreign_keys.append(
+                    stmt.ForeignKey(
+                        (definition.name,), constraint.table, constraint.referenced, constraint.span
+                    )
+                )
     for table_constraint in statement.constraints:
         if isinstance(table_constraint, stmt.ForeignKey):
-            env.not_supported("FOREIGN KEY", table_constraint.span)
             continue
         if _is_first_key(table_constraint.span, key_declared_at, env):
             key_declared_at, primary_key = table_constraint.span, list(table_constraint.columns)
@@ -89,7 +95,79 @@ def bind_table(statement: stmt.CreateTable | stmt.CreateStream, env: Environment
         properties=properties.as_pairs(),
         foreign=_foreign(statement),
     )
+    for foreign_key in foreign_keys:
+        _check_foreign_key(foreign_key, relation, broken, env)
     return BoundTable(relation, frozenset(broken))
+
+
+def _check_foreign_key(
+    foreign_key: stmt.ForeignKey, relation: Relation, broken: set[str], env: Environment
+) -> None:
+    """A FOREIGN KEY refers to the PRIMARY KEY of a table (this one or one declared
+    before), column for column, with the same types (Feldera's rule; its columns may
+    be nullable). Like Feldera, Weir does not check the rows: a key with no row in
+    the other table is accepted."""
+    own = foreign_key.table.value == relation.name
+    target = relation if own else env.lookup(foreign_key.table)
+    if target is None:
+        return
+    if target.kind is not RelationKind.TABLE or not target.primary_key:
+        has_rows = target.kind is RelationKind.TABLE
+        what = "a table without a PRIMARY KEY" if has_rows else "not a table"
+        env.report(
+            error(
+                Code.INVALID_DEFINITION,
+                f"A FOREIGN KEY refers to a table's PRIMARY KEY: '{target.name}' is {what}",
+                foreign_key.table.span,
+            )
+        )
+        return
+    referenced = [c.value for c in foreign_key.referenced] or list(target.primary_key)
+    if sorted(referenced) != sorted(target.primary_key):
+        env.report(
+            error(
+                Code.INVALID_DEFINITION,
+                f"A FOREIGN KEY refers to the PRIMARY KEY of '{target.name}': "
+                f"({', '.join(target.primary_key)})",
+                foreign_key.span,
+            )
+        )
+        return
+    if len(foreign_key.columns) != len(referenced):
+        env.report(
+            error(
+                Code.INVALID_DEFINITION,
+                f"The FOREIGN KEY has {len(foreign_key.columns)} columns, the PRIMARY KEY "
+                f"of '{target.name}' {len(referenced)}",
+                foreign_key.span,
+            )
+        )
+        return
+    own_columns = {c.name: c for c in relation.columns}
+    target_columns = {c.name: c for c in target.columns}
+    for column, other in zip(foreign_key.columns, referenced, strict=True):
+        mine = own_columns.get(column.value)
+        if mine is None:
+            if column.value not in broken:
+                env.report(
+                    error(
+                        Code.UNKNOWN_COLUMN,
+                        f"Unknown column '{column.value}' in FOREIGN KEY",
+                        column.span,
+                        hint=did_you_mean(column.value, own_columns, env.suggestions),
+                    )
+                )
+            continue
+        theirs = target_columns[other]
+        if mine.type != theirs.type:
+            env.report(
+                error(
+                    Code.TYPE_MISMATCH,
+                    f"FOREIGN KEY column '{column.value}' is {mine.type}; the column "
+                    f"'{other}' of '{target.name}' it refers to is {theirs.type}",
+                    column.span,
+                )
+            )
 
 
 def _foreign(
@@ -107,6 +185,7 @@ def _bind_column(definition: stmt.ColumnDef, env: Environment) -> Column | None:
     nullable = True
     lateness: plan.Expr | None = None
     watermark: plan.Expr | None = None
+    default: Default | None = None
     seen: dict[type, Span] = {}
     for constraint in definition.constraints:
         kind = type(constraint)
@@ -133,9 +212,17 @@ def _bind_column(definition: stmt.ColumnDef, env: Environment) -> Column | None:
             case stmt.WatermarkConstraint():
                 watermark = _bind_delay(constraint.expr, "WATERMARK", definition, sql_type, env)
             case stmt.DefaultConstraint():
-                env.not_supported("DEFAULT values", constraint.span)
+                default = _bind_default(constraint.expr, definition, sql_type, env)
     if sql_type is None:
         return None
+    if default is not None and default.value is None and not nullable:
+        env.report(
+            error(
+                Code.TYPE_MISMATCH,
+                f"The DEFAULT of NOT NULL column '{definition.name.value}' cannot be NULL",
+                definition.span,
+            )
+        )
     return Column(
         definition.name.value,
         sql_type,
@@ -144,6 +231,68 @@ def _bind_column(definition: stmt.ColumnDef, env: Environment) -> Column | None:
         lateness,
         watermark,
         length=fixed_length(definition.type),
+        default=default,
+    )
+
+
+def _bind_default(
+    expr: ast.Expr, definition: stmt.ColumnDef, column_type: types.SqlType | None, env: Environment
+) -> Default | None:
+    """A DEFAULT value: a literal (`5`, `-1.5`, `'x'`, `DATE '2020-01-01'`, `NULL`, or
+    one cast to the column's type) of a type the column takes."""
+    ctx = ExprContext(
+        Scope(), env.diagnostics, env.suggestions, constant_clause="DEFAULT", functions=env
+    )
+    bound = bind_expr(expr, ctx)
+    if bound is None or column_type is None:
+        return None
+    value = _literal_value(bound)
+    if value is None:
+        env.report(
+            error(
+                Code.NOT_SUPPORTED,
+                "Not supported yet: a DEFAULT that is not a literal value",
+                expr.span,
+                hint="write the value itself, such as DEFAULT 0 or DEFAULT DATE '2020-01-01'",
+            )
+        )
+        return None
+    if not types.is_null(bound.type) and types.common_type(bound.type, column_type) is None:
+        env.report(
+            error(
+                Code.TYPE_MISMATCH,
+                f"A DEFAULT of type {bound.type} cannot go in {column_type} column "
+                f"'{definition.name.value}'",
+                expr.span,
+            )
+        )
+        return None
+    return value
+
+
+def _literal_value(expr: plan.Expr) -> Default | None:
+    """The JSON value of a literal, a negated number or a cast literal; None otherwise."""
+    match expr:
+        case plan.Literal(value=value) if not types.is_interval(expr.type):
+            return Default(value)
+        case plan.Call(function="neg", args=(plan.Literal(value=int() | float() as n),)):
+            return Default(-n)
+        case plan.Call(function="neg", args=(plan.Literal(value=str() as n),)) if (
+            types.is_exact_numeric(expr.type)
+        ):
+            return Default(n[1:] if n.startswith("-") else "-" + n)
+        case plan.Cast(operand=inner) if _written_alike(inner.type, expr.type):
+            return _literal_value(inner)
+    return None
+
+
+def _written_alike(source: types.SqlType, target: types.SqlType) -> bool:
+    """Whether a change carries a `target` value as a `source` literal's value is written:
+    numbers as numbers, and dates, times, timestamps and decimals as strings."""
+    if types.common_type(source, target) is not None:
+        return True
+    return types.is_string(source) and (
+        types.is_datetime(target) or target.kind is types.TypeKind.DECIMAL
     )
 
 
@@ -252,3 +401,51 @@ def _check_one_watermark(statement: stmt.CreateTable | stmt.CreateStream, env: E
                 notes=(Note("the first WATERMARK", marks[0]),),
             )
         )
+
+
+def check_index(statement: stmt.CreateIndex, env: Environment) -> None:
+    """`CREATE INDEX name ON view (columns)` names a unique key of an output view, as
+    in Feldera, where output connectors may use it. Neither Feldera nor Weir checks
+    the rows against it: the statement is checked, and changes nothing else."""
+    relation = env.lookup(statement.relation)
+    if relation is None:
+        return
+    if relation.kind is not RelationKind.VIEW:
+        env.report(
+            error(
+                Code.INVALID_DEFINITION,
+                f"CREATE INDEX names a view: '{relation.name}' is a {relation.kind}",
+                statement.relation.span,
+            )
+        )
+        return
+    if relation.local:
+        env.report(
+            warning(
+                Code.INVALID_DEFINITION,
+                f"An index of the LOCAL view '{relation.name}' has no effect: "
+                "a LOCAL view is not an output",
+                statement.relation.span,
+            )
+        )
+    columns = {c.name for c in relation.columns}
+    seen: set[str] = set()
+    for column in statement.columns:
+        if column.value not in columns:
+            env.report(
+                error(
+                    Code.UNKNOWN_COLUMN,
+                    f"Unknown column '{column.value}' in the index of '{relation.name}'",
+                    column.span,
+                    hint=did_you_mean(column.value, columns, env.suggestions),
+                )
+            )
+        elif column.value in seen:
+            env.report(
+                error(
+                    Code.INVALID_DEFINITION,
+                    f"Column '{column.value}' appears twice in the index",
+                    column.span,
+                )
+            )
+        seen.add(column.value)

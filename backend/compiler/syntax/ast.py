@@ -468,6 +468,7 @@ class Clause:
 
     exprs: tuple[Expr, ...]
     span: Span
+    distinct: bool = False  # GROUP BY DISTINCT: each grouping set once
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,7 +128,19 @@ def _create(c: Cursor) -> stmt.Statement:
         return _create_pump(c, start)
     if c.accept_word("function"):
         return _create_function(c, start)
-    c.fail("TABLE", "STREAM", "VIEW", "LOCAL VIEW", "MATERIALIZED VIEW", "PUMP", "FUNCTION")
+    if c.accept_word("index"):
+        return _create_index(c, start)
+    c.fail(
+        "TABLE", "STREAM", "VIEW", "LOCAL VIEW", "MATERIALIZED VIEW", "PUMP", "FUNCTION", "INDEX"
+    )
+
+
+def _create_index(c: Cursor, start: int) -> stmt.CreateIndex:
+    name = c.expect_identifier("an index name")
+    c.expect_word("on")
+    relation = c.expect_identifier("a view name")
+    columns = query_parser.identifier_list(c)
+    return stmt.CreateIndex(name, relation, columns, Span(start, c.previous_end))
 
 
 # ---------------------------------------------------------------- tables and streams
@@ -196,11 +208,17 @@ def _table_constraint(c: Cursor) -> stmt.TableConstraint | None:
         return stmt.PrimaryKey(columns, Span(start, c.previous_end))
     if c.accept_words("foreign", "key"):
         columns = query_parser.identifier_list(c)
-        c.expect_word("references")
-        table = c.expect_identifier("a table name")
-        referenced = query_parser.identifier_list(c) if c.at_symbol("(") else ()
+        table, referenced = _references(c)
         return stmt.ForeignKey(columns, table, referenced, Span(start, c.previous_end))
     return None
+
+
+def _references(c: Cursor) -> tuple[ast.Identifier, tuple[ast.Identifier, ...]]:
+    """`REFERENCES table [(column, ...)]`: what a foreign key refers to."""
+    c.expect_word("references")
+    table = c.expect_identifier("a table name")
+    referenced = query_parser.identifier_list(c) if c.at_symbol("(") else ()
+    return table, referenced
 
 
 def _column_def(c: Cursor) -> stmt.ColumnDef:
@@ -230,10 +248,25 @@ def _column_def(c: Cursor) -> stmt.ColumnDef:
         elif c.accept_word("default"):
             expr = expr_parser.parse_expr(c)
             constraints.append(stmt.DefaultConstraint(expr, Span(start, c.previous_end)))
+        elif c.at_word("foreign", "references"):
+            c.accept_words("foreign", "key")
+            table, referenced = _references(c)
+            constraints.append(stmt.ReferencesMark(table, referenced, Span(start, c.previous_end)))
+        elif c.accept_word("interned"):
+            pass  # Feldera's hint to store the strings once: nothing to Weir
         else:
             break
     if not c.at_symbol(",", ")"):
-        c.fail("NOT NULL", "PRIMARY KEY", "LATENESS", "WATERMARK", "DEFAULT", "','", "')'")
+        c.fail(
+            "NOT NULL",
+            "PRIMARY KEY",
+            "LATENESS",
+            "WATERMARK",
+            "DEFAULT",
+            "FOREIGN KEY",
+            "','",
+            "')'",
+        )
     return stmt.ColumnDef(
         name, type_name, tuple(constraints), Span(name.span.start, c.previous_end)
     )

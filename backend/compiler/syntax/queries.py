@@ -171,7 +171,7 @@ def _select(c: Cursor) -> ast.Select:
         while c.accept_symbol(","):
             from_.append(_from_item(c))
     where = expr_parser.parse_expr(c) if c.accept_word("where") else None
-    group_by = _clause(c, ("group", "by"), _group_by_items)
+    group_by = _group_by(c)
     having = _clause(c, ("having",), lambda c: (expr_parser.parse_expr(c),))
     windows: list[ast.NamedWindow] = []
     windows_span = None
@@ -214,11 +214,19 @@ def _check_glued_from(c: Cursor, last: ast.SelectItem) -> None:
         raise ParseAbort
 
 
-def _group_by_items(c: Cursor) -> tuple[ast.Expr, ...]:
+def _group_by(c: Cursor) -> ast.Clause | None:
+    """`GROUP BY [ALL | DISTINCT] item, ...` (ALL is the default: every grouping set as
+    written, repeats too)."""
+    start = c.current.start
+    if c.accept_words("group", "by") is None:
+        return None
+    distinct = c.accept_word("distinct") is not None
+    if not distinct:
+        c.accept_word("all")
     items = [_group_by_item(c)]
     while c.accept_symbol(","):
         items.append(_group_by_item(c))
-    return tuple(items)
+    return ast.Clause(tuple(items), Span(start, c.previous_end), distinct)
 
 
 def _group_by_item(c: Cursor) -> ast.Expr:

@@ -45,6 +45,15 @@ class DefaultConstraint:
     span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class ReferencesMark:
+    """`[FOREIGN KEY] REFERENCES table [(column)]` on a column: a one-column foreign key."""
+
+    table: Identifier
+    referenced: tuple[Identifier, ...]
+    span: Span
+
+
 ColumnConstraint = (
     NotNullConstraint
     | NullConstraint
@@ -52,6 +61,7 @@ ColumnConstraint = (
     | LatenessConstraint
     | WatermarkConstraint
     | DefaultConstraint
+    | ReferencesMark
 )
 
 
@@ -198,12 +208,23 @@ class IncompleteStatement:
     function: Identifier | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class CreateIndex:
+    """`CREATE INDEX name ON view (column, ...)`: Feldera's unique key of an output view."""
+
+    name: Identifier
+    relation: Identifier
+    columns: tuple[Identifier, ...]
+    span: Span
+
+
 Statement = (
     CreateTable
     | CreateStream
     | CreateView
     | CreatePump
     | CreateFunction
+    | CreateIndex
     | Insert
     | Drop
     | LatenessStatement
