@@ -22,6 +22,9 @@ from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from pyspark.sql.classic.dataframe import DataFrame as ClassicDataFrame
+
+# The JVM's lag and lead take an ignoreNulls argument that PySpark's do not pass on.
+from pyspark.sql.functions.builtin import _invoke_function
 from pyspark.sql.window import WindowSpec
 
 from worker.runner.lower import (
@@ -913,7 +916,11 @@ def _window_value(call: Mapping[str, Any], columns: list[str], place: str) -> Co
     args = [lower_expr(a) for a in call["args"]]
     if function in FRAME_VALUES:  # the frame's first or last row, in the tied order
         pick = F.min_by if function == "first_value" else F.max_by
-        return pick(args[0], F.col(place)).over(spec)
+        # IGNORE NULLS: of the rows whose value is not NULL (min_by skips a NULL place)
+        at = F.when(args[0].isNotNull(), F.col(place)) if call.get("ignore_nulls") else place
+        return pick(args[0], at).over(spec)
+    if function == "count_distinct":  # the frame's values as a set (it has no NULL)
+        return F.size(F.collect_set(args[0]).over(spec))
     if function == "session_close":  # (ts, gap) over a session: SESSION_END's value
         return F.max(args[0]).over(spec) + args[1]
     aggregate = {
@@ -949,9 +956,12 @@ def _offset_value(call: Mapping[str, Any], spec: WindowSpec) -> Column:
     the whole row), else the default (NULL when none). The value goes in a struct, so
     that a row with a NULL value is told from no row at all."""
     value, offset = lower_expr(call["args"][0]), int(call["args"][1]["value"])
+    default = lower_expr(call["args"][2]) if len(call["args"]) > 2 else F.lit(None)
+    if call.get("ignore_nulls"):  # the offset-th row with a value: never a NULL one
+        found = _invoke_function(call["function"], value._jc, offset, None, True).over(spec)
+        return F.coalesce(found, default).cast(spark_type(call["type"]))
     shift = F.lag if call["function"] == "lag" else F.lead
     found = shift(F.struct(value.alias("v")), offset).over(spec)
-    default = lower_expr(call["args"][2]) if len(call["args"]) > 2 else F.lit(None)
     result = F.when(found.isNull(), default).otherwise(found["v"])
     return result.cast(spark_type(call["type"]))
 

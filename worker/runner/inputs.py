@@ -1,14 +1,18 @@
 """A step's input changes of one table or stream, after the dialect's time rules.
 
-Rules (docs/contracts.md, spec/feldera-streaming-extensions.md), all against values
-known from the previous step, so a waterline never moves within a step:
+Rules (docs/contracts.md, spec/feldera-streaming-extensions.md), against values known
+from the previous step, so a waterline never moves within a step:
 
-- LATENESS column: an insert below (max value seen so far - lateness) is dropped, "late".
-  A view's LATENESS statement does the same to the view's changes (`view_lateness`).
+- LATENESS column: a change (insert or delete, as in Feldera) below (max value seen
+  so far - lateness) is dropped, "late": the table stays as if it never came. A view's
+  LATENESS statement does the same to the view's changes (`view_lateness`).
 - stream: a row with a rowtime below the stream's clock (the max rowtime of every
   earlier row and bound) is dropped, "out_of_order".
 - WATERMARK column: a row waits in the table's held rows until the column's running
-  max (as of the previous step) reaches value + delay.
+  max reaches value + delay. The max that moves in a step releases the rows of earlier
+  steps in that step, those of the step itself from the next ("an event that changes
+  the watermark in step 2 ... will only make visible the eligible events inserted up
+  to step 1", as Feldera's own tests have it).
 
 A rowtime bound arrives as a change of weight 0 with row {"bound": ts, "strict": b}:
 it moves maxima and clocks like a row with that time, without being a row.
@@ -55,8 +59,7 @@ def table_input(
     columns = relation["columns"]
     rows = new.where(F.col("weight") != 0)
     parsed = parse_rows(rows, relation)
-    late = (F.col(WEIGHT) > 0) & _below_waterline(relation, maxima)
-    reason = F.when(late, F.lit("late"))
+    reason = F.when(_below_waterline(relation, maxima), F.lit("late"))
     if relation["kind"] == "stream" and ROWTIME in [c["name"] for c in columns]:
         reason = F.when(_out_of_order(relation, maxima), "out_of_order").otherwise(reason)
     parsed = parsed.withColumn("__reason", reason)
@@ -64,14 +67,30 @@ def table_input(
         "seq", F.col("__reason").alias("reason"), "row"
     )
     accepted = parsed.where(F.col("__reason").isNull()).drop("__reason")
-    pool = unioned([accepted, parse_rows(held, relation)])
+    result_maxima = {
+        max_key(relation, i): _maximum(relation, i, accepted, new, maxima)
+        for i in time_columns(relation)
+    }
+    marks = [i for i, column in enumerate(columns) if column.get("watermark") is not None]
+    if not marks:
+        changes = accepted.select(*(positional(i) for i in range(len(columns))), WEIGHT, "seq")
+        return TableInput(changes, dropped, held.limit(0), result_maxima)
+    pool = unioned(
+        [
+            accepted.withColumn("__new", F.lit(True)),
+            parse_rows(held, relation).withColumn("__new", F.lit(False)),
+        ]
+    )
     release = F.lit(True)
-    for i, column in enumerate(columns):
-        if column.get("watermark") is not None:
-            reached = lower_expr(column["watermark"]) + F.col(positional(i)) <= previous(
-                maxima, relation, i
-            )
-            release = release & F.coalesce(reached, F.lit(False))
+    for i in marks:
+        now = result_maxima[max_key(relation, i)]
+        pool = pool.crossJoin(now.select(F.col("value").alias(f"__max{i}")))
+        # This step's rows against the max before it, the held ones against the max now.
+        limit = F.when(F.col("__new"), previous(maxima, relation, i)).otherwise(
+            F.col(f"__max{i}").cast(spark_type(columns[i]["type"]))
+        )
+        reached = lower_expr(columns[i]["watermark"]) + F.col(positional(i)) <= limit
+        release = release & F.coalesce(reached, F.lit(False))
     pool = pool.withColumn("__release", release)
     changes = pool.where("__release").select(
         *(positional(i) for i in range(len(columns))), WEIGHT, "seq"
@@ -79,10 +98,6 @@ def table_input(
     waiting = pool.where(~F.col("__release")).select(
         "seq", F.lit(relation["name"]).alias("relation"), F.col(WEIGHT).alias("weight"), "row"
     )
-    result_maxima = {
-        max_key(relation, i): _maximum(relation, i, accepted, new, maxima)
-        for i in time_columns(relation)
-    }
     return TableInput(changes, dropped, waiting, result_maxima)
 
 
@@ -116,8 +131,7 @@ def view_lateness(
     The view's waterline in a column is the max value of its rows in earlier steps less
     the lateness, as a table's. A change below it is dropped, insert or delete alike:
     the view's rows behind its waterline stay as they are, for its readers and its
-    stored contents. (A table's delete below its waterline still removes the row: a
-    delete there is the user's, here it would only be the echo of a late row.)
+    stored contents (as a table's do, `table_input`).
     """
     flagged = changes.withColumn("__late", _below_waterline(view, maxima))
     accepted = flagged.where(~F.col("__late")).drop("__late")

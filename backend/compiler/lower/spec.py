@@ -194,6 +194,7 @@ class WindowCallJson(TypedDict):
     order: list[SortKeyJson]
     frame: FrameJson
     type: str
+    ignore_nulls: NotRequired[bool]  # present (true) only with IGNORE NULLS
 
 
 class WindowJson(TypedDict):
@@ -631,7 +632,7 @@ def _sort_key_json(key: plan.SortKey) -> SortKeyJson:
 
 
 def _window_call_json(call: plan.WindowCall) -> WindowCallJson:
-    return {
+    json: WindowCallJson = {
         "function": call.function,
         "args": [expr_json(arg) for arg in call.args],
         "partition": [expr_json(expr) for expr in call.partition],
@@ -639,6 +640,9 @@ def _window_call_json(call: plan.WindowCall) -> WindowCallJson:
         "frame": {"unit": call.unit, "start": call.start, "end": call.end},
         "type": call.type.name,
     }
+    if call.ignore_nulls:
+        json["ignore_nulls"] = True
+    return json
 
 
 def _agg_json(agg: plan.AggCall) -> AggJson:

@@ -220,6 +220,7 @@ class WindowCall:
     type: SqlType
     nullable: bool
     span: Span
+    ignore_nulls: bool = False  # LAG, LEAD, FIRST_VALUE, LAST_VALUE: NULL values skipped
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from backend.compiler.diagnostics import Code, Note, error
+from backend.compiler.diagnostics import Code, Note, error, warning
 from backend.compiler.semantic import types
 from backend.compiler.semantic.catalog import Column, RelationKind
 from backend.compiler.semantic.environment import Environment
@@ -106,10 +106,10 @@ def report_unused_lateness(env: Environment) -> None:
                 )
             )
             continue
-        env.report(
-            error(
+        env.report(  # a warning, as in Feldera: the statement has no effect
+            warning(
                 Code.UNKNOWN_RELATION,
-                f"LATENESS names an unknown view '{relation}'",
+                f"LATENESS names an unknown view '{relation}': it has no effect",
                 statement.relation.span,
                 hint=did_you_mean(relation, env.relations, env.suggestions),
             )

@@ -150,6 +150,7 @@ def _shape(call: plan.WindowCall) -> object:
         tuple(map(aggregates.shape, call.partition)),
         order,
         (call.unit, call.start, call.end),
+        call.ignore_nulls,
     )
 
 
@@ -193,8 +194,12 @@ def _bind_call(
     if name not in known and name not in aggregates.COMPILED:
         ctx.not_supported(f"window function {shown}", call.span)
         return None
-    if call.distinct or call.filter is not None:
+    if (call.distinct and name != "count") or call.filter is not None:
         ctx.not_supported(f"{shown}(DISTINCT or FILTER ...) OVER", call.span)
+        return None
+    if call.ignore_nulls and name not in OFFSETS | FRAME_VALUES:
+        message = f"IGNORE NULLS applies to LAG, LEAD, FIRST_VALUE and LAST_VALUE, not {shown}"
+        ctx.report(Code.INVALID_WINDOW, message, call.span)
         return None
     if name in aggregates.NOT_OVER_WINDOWS:
         ctx.not_supported(f"{shown}(...) OVER", call.span)
@@ -250,6 +255,8 @@ def _bind_call(
             return None
         function, result, nullable = agg.function, agg.type, agg.nullable
         present = agg.args  # as the aggregate takes them (COUNTIF(c): a CASE of c)
+        if call.distinct:  # COUNT(DISTINCT x) OVER: the distinct non-NULL values
+            function = "count_distinct"
     frame = _frame(spec, keys, ctx.diagnostics)
     if frame is None:
         return None
@@ -265,6 +272,7 @@ def _bind_call(
         result,
         nullable,
         call.span,
+        call.ignore_nulls,
     )
 
 

@@ -259,6 +259,7 @@ class FunctionCall:
     span: Span
     # STRING_AGG(x, ',' ORDER BY y), or LISTAGG(x, ',') WITHIN GROUP (ORDER BY y)
     order_by: tuple[OrderItem, ...] = ()
+    ignore_nulls: bool = False  # LAG(x) IGNORE NULLS OVER (...) (RESPECT NULLS: False)
 
 
 @dataclass(frozen=True, slots=True)

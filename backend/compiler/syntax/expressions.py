@@ -267,6 +267,12 @@ def _primary(c: Cursor) -> ast.Expr:
         if c.peek().is_symbol("("):
             return parse_function_call(c)
         return _column_ref(c)
+    if token.is_word("end"):
+        # A column may be named `end` (a table declares any word): where an expression
+        # starts, END cannot close a CASE, so it is the column (as in Feldera).
+        c.advance()
+        name = ast.Identifier(token.value, False, token.span)
+        return ast.ColumnRef((name,), token.span)
     c.fail("an expression")
 
 
@@ -483,6 +489,7 @@ def parse_function_call(c: Cursor) -> ast.Expr:
         c.expect_symbol(")")
         function: Literal["floor", "ceil"] = "floor" if lowered == "floor" else "ceil"
         return ast.FloorCeil(function, args[0], unit, Span(name.span.start, c.previous_end))
+    ignore_nulls = _null_treatment(c)  # LAG(x IGNORE NULLS), as DuckDB and Spark write it
     c.expect_symbol(")")
     if not order_by and c.at_word("within") and c.peek().is_word("group"):
         c.advance()  # LISTAGG(x, ',') WITHIN GROUP (ORDER BY y), as in Calcite and Oracle
@@ -492,6 +499,7 @@ def parse_function_call(c: Cursor) -> ast.Expr:
         c.expect_word("by")
         order_by = parse_order_items(c)
         c.expect_symbol(")")
+    ignore_nulls = _null_treatment(c) or ignore_nulls  # LAG(x) IGNORE NULLS, as Calcite
     filter_ = None
     if c.at_word("filter") and c.peek().is_symbol("("):
         c.advance()
@@ -503,7 +511,16 @@ def parse_function_call(c: Cursor) -> ast.Expr:
     if c.accept_word("over"):
         over = parse_over(c)
     span = Span(name.span.start, c.previous_end)
-    return ast.FunctionCall(name, args, distinct, star, filter_, over, span, order_by)
+    return ast.FunctionCall(name, args, distinct, star, filter_, over, span, order_by, ignore_nulls)
+
+
+def _null_treatment(c: Cursor) -> bool:
+    """Whether `IGNORE NULLS` is next (consumed, as is `RESPECT NULLS`, the default)."""
+    if c.at_word("ignore", "respect") and c.peek().is_word("nulls"):
+        ignored = c.advance().value == "ignore"
+        c.advance()
+        return ignored
+    return False
 
 
 def _substring(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast.Expr, ...]]:

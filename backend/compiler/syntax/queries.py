@@ -395,7 +395,9 @@ def _table_primary(c: Cursor) -> ast.FromItem:
     lateral = c.accept_word("lateral") is not None
     if c.at_symbol("("):
         following = c.peek()
-        if following.kind is TokenKind.WORD and following.value in _QUERY_START:
+        if (
+            following.kind is TokenKind.WORD and following.value in _QUERY_START
+        ) or _parenthesized_set_operation(c):
             c.advance()
             query = parse_query(c)
             c.expect_symbol(")")
@@ -419,6 +421,25 @@ def _table_primary(c: Cursor) -> ast.FromItem:
         as_of = expr_parser.parse_expr(c)
     alias, columns = _correlation(c)
     return ast.TableRef(name, alias, columns, over, as_of, Span(start, c.previous_end))
+
+
+def _parenthesized_set_operation(c: Cursor) -> bool:
+    """Whether `(` opens a query whose first operand is in parentheses too: `FROM ((SELECT
+    ...) UNION ALL (SELECT ...))`, not a FROM item in parentheses (`FROM ((SELECT ...) AS
+    a JOIN b ON ...)`): what follows the inner parentheses tells."""
+    if not c.peek().is_symbol("("):
+        return False
+    depth = 0
+    for token in c.tokens[c.pos + 1 :]:
+        if token.is_symbol("("):
+            depth += 1
+        elif token.is_symbol(")"):
+            depth -= 1
+        elif depth == 0:
+            return token.kind is TokenKind.WORD and token.value in _SET_OPERATIONS
+        if token.kind is TokenKind.EOF:
+            return False
+    return False
 
 
 def _table_function(c: Cursor, call: ast.Expr, lateral: bool, start: int) -> ast.TableFunction:

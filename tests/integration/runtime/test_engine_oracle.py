@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -302,6 +303,16 @@ COMPILED_ONLY = [
         "LEAD(id, 0) OVER (ORDER BY id) FROM t",
     ),
     (
+        "ignore_nulls",
+        "SELECT id, g, x, LAG(x) IGNORE NULLS OVER (PARTITION BY g ORDER BY id, x NULLS FIRST), "
+        "LEAD(x, 2, -1) IGNORE NULLS OVER (ORDER BY id, x NULLS FIRST, g NULLS FIRST), "
+        "FIRST_VALUE(x) IGNORE NULLS OVER (PARTITION BY g ORDER BY id, x NULLS FIRST), "
+        "LAST_VALUE(g) IGNORE NULLS OVER (ORDER BY id, x NULLS FIRST, g NULLS FIRST "
+        "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
+        "COUNT(DISTINCT x) OVER (PARTITION BY g), "
+        "COUNT(DISTINCT g) OVER (ORDER BY id, x NULLS FIRST, g NULLS FIRST) FROM t",
+    ),
+    (
         "positions",
         "SELECT id, g, x, FIRST_VALUE(x) OVER (PARTITION BY g ORDER BY id, x NULLS FIRST), "
         "LAST_VALUE(x) OVER (PARTITION BY g ORDER BY id DESC, x NULLS FIRST), "
@@ -550,6 +561,12 @@ DUCKDB_SPELLINGS = {
         _null_compared_last(COMPILED_ONLY_SQL["window_statistics"]),
         "STDDEV_POP(x) OVER (PARTITION BY g)",
         "VAR_SAMP(x) OVER (PARTITION BY g ORDER BY id, x ROWS 2 PRECEDING)",
+    ),
+    # DuckDB writes IGNORE NULLS inside the call's parentheses (Weir takes both forms).
+    "ignore_nulls": re.sub(
+        r"\((\w+)(, 2, -1)?\) IGNORE NULLS",
+        r"(\1\2 IGNORE NULLS)",
+        COMPILED_ONLY_SQL["ignore_nulls"],
     ),
     "safe_casts": COMPILED_ONLY_SQL["safe_casts"].replace("SAFE_CAST(", "TRY_CAST("),
     # DuckDB's GREATEST and LEAST leave NULLs out; Weir's (Calcite's, Feldera's) are NULL.

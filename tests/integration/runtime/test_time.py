@@ -66,9 +66,43 @@ def test_watermark_holds_rows_until_the_max_passes_value_plus_delay(spark: Spark
     engine = StepEngine(spark, plan([t], [view("v", project(scan(t), ("x", col(1, "INTEGER"))))]))
     assert feed(spark, engine, 1, ("t", 1, {"ts": "2020-01-01 10:00:00", "x": 1})).deltas == {}
     assert feed(spark, engine, 2, ("t", 1, {"ts": "2020-01-01 10:30:00", "x": 2})).deltas == {}
-    # The max reaches 11:00 in step 3: x=1 (10:00 + 1h) is released in step 4.
-    assert feed(spark, engine, 3, ("t", 1, {"ts": "2020-01-01 11:00:00", "x": 3})).deltas == {}
-    assert feed(spark, engine, 4).deltas == {"v": [{"insert": {"x": 1}}]}
+    # The max reaches 11:00 in step 3: x=1 (10:00 + 1h), held since step 1, is released
+    # in step 3 ("an event that changes the watermark in step 2 ... will only make
+    # visible the eligible events inserted up to step 1", Feldera's watermarkTest).
+    third = feed(spark, engine, 3, ("t", 1, {"ts": "2020-01-01 11:00:00", "x": 3}))
+    assert third.deltas == {"v": [{"insert": {"x": 1}}]}
+    # The max moves to 11:45: x=2 (10:30, held since step 2) is out. x=5's 10:00 is
+    # eligible under the max before the step (11:00): out at once. x=4's 10:40 is
+    # eligible only under the max its own step sets: out a step later.
+    fourth = feed(
+        spark,
+        engine,
+        4,
+        ("t", 1, {"ts": "2020-01-01 10:40:00", "x": 4}),
+        ("t", 1, {"ts": "2020-01-01 11:45:00", "x": 6}),
+        ("t", 1, {"ts": "2020-01-01 10:00:00", "x": 5}),
+    )
+    assert sorted(change["insert"]["x"] for change in fourth.deltas["v"]) == [2, 5]
+    assert feed(spark, engine, 5).deltas == {"v": [{"insert": {"x": 4}}]}
+
+
+def test_lateness_drops_late_deletes_as_late_inserts(spark: SparkSession) -> None:
+    # Feldera's LatenessTests: a change below the waterline is dropped, a delete too;
+    # the table keeps the row as if the delete never came.
+    x = column("x", "INTEGER", lateness=lit(2, "INTEGER"))
+    t = table("t", [column("g", "INTEGER"), x])
+    low = aggregate(
+        scan(t), [("g", col(0, "INTEGER"))], [("min", agg("min", "INTEGER", col(1, "INTEGER")))]
+    )
+    engine = StepEngine(spark, plan([t], [view("v", low)]))
+    first = feed(spark, engine, 1, ("t", 1, {"g": 0, "x": 1}), ("t", 1, {"g": 0, "x": 10}))
+    assert first.deltas == {"v": [{"insert": {"g": 0, "min": 1}}]}
+    late = feed(spark, engine, 2, ("t", -1, {"g": 0, "x": 1}))  # below 10 - 2
+    assert late.deltas == {}
+    assert late.dropped == [{"relation": "t", "row": {"g": 0, "x": 1}, "reason": "late"}]
+    # 10 is not late (the waterline is 8): deleted. The MIN is still the kept 1.
+    last = feed(spark, engine, 3, ("t", -1, {"g": 0, "x": 10}))
+    assert (last.deltas, last.dropped) == ({}, [])
 
 
 def test_emit_final_emits_closed_windows_once(spark: SparkSession) -> None:

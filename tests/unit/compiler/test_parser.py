@@ -110,6 +110,28 @@ def test_date_and_timestamp_are_still_usable_as_column_names() -> None:
     assert shape(parse_expr("date + timestamp")) == "(date + timestamp)"
 
 
+def test_end_is_a_column_where_an_expression_starts() -> None:
+    # Feldera's issue2003 names a column `end`; a CASE still ends at END.
+    assert shape(parse_expr("end")) == "end"
+    assert parse_text("SELECT CASE WHEN end > 1 THEN end END FROM t")[1] == ()
+
+
+def test_a_parenthesized_set_operation_is_a_derived_table() -> None:
+    program, diagnostics = parse_text(
+        "SELECT * FROM ((SELECT a FROM t) UNION ALL (SELECT b FROM u))"
+    )
+    assert diagnostics == ()
+    select = program.statements[0].query.body  # type: ignore[union-attr]
+    assert isinstance(select, ast.Select)
+    [derived] = select.from_
+    assert isinstance(derived, ast.DerivedTable)
+    assert isinstance(derived.query.body, ast.SetOperation)
+    # A FROM item in parentheses starting with a derived table is still a join.
+    joined, diagnostics = parse_text("SELECT * FROM ((SELECT a FROM t) AS p JOIN u ON p.a = u.b)")
+    assert diagnostics == ()
+    assert isinstance(joined.statements[0].query.body.from_[0], ast.Join)  # type: ignore[union-attr]
+
+
 def test_create_table_keeps_constraints_and_properties() -> None:
     program, diagnostics = parse_text(
         "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, ts TIMESTAMP LATENESS INTERVAL '1' HOUR,"

@@ -124,3 +124,38 @@ def test_qualify_filters_rows_by_their_window_values() -> None:
     rn, id_ = (part["args"][0] for part in condition["args"])
     assert rn["index"] == 3  # the window's value, after t's id, g and x
     assert id_["index"] == 0  # t's own id, not the select list's `x AS id`
+
+
+def test_ignore_nulls_and_count_distinct_over_a_window_go_into_the_plan() -> None:
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT id, LAG(g) IGNORE NULLS OVER w AS a, "
+        "LEAD(g IGNORE NULLS) OVER w AS b, LAG(g) RESPECT NULLS OVER w AS c, "
+        "COUNT(DISTINCT g) OVER (PARTITION BY x) AS d FROM t "
+        "WINDOW w AS (PARTITION BY x ORDER BY id);"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [window] = plan_nodes(result.to_json()["plan"]["views"][0]["query"], "window")
+    calls = [(c["function"], c.get("ignore_nulls", False)) for c in window["calls"]]
+    assert calls == [("lag", True), ("lead", True), ("lag", False), ("count_distinct", False)]
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (
+            "ROW_NUMBER() IGNORE NULLS OVER (ORDER BY id)",
+            (
+                "SQL217",
+                "IGNORE NULLS applies to LAG, LEAD, FIRST_VALUE and LAST_VALUE, not ROW_NUMBER",
+            ),
+        ),
+        (
+            "SUM(DISTINCT x) OVER (ORDER BY id)",
+            ("SQL401", "Not supported yet: SUM(DISTINCT or FILTER ...) OVER"),
+        ),
+    ],
+)
+def test_ignore_nulls_and_distinct_where_a_window_call_cannot_take_them(
+    call: str, error: tuple[str, str]
+) -> None:
+    assert the_error(DDL + f"CREATE VIEW v AS SELECT {call} AS r FROM t;") == error
