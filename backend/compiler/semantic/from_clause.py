@@ -194,6 +194,17 @@ def resolve_relation(
     relation = env.lookup(name)
     if relation is None:
         return None, f"'{name.value}'", frozenset(), None
+    if "emit_final" in dict(relation.properties):
+        env.report(
+            error(
+                Code.INVALID_DEFINITION,
+                f"View '{relation.name}' has an 'emit_final' property, so it cannot be read "
+                "by a query (as in Feldera): it emits only final rows, its readers would "
+                "see every change",
+                name.span,
+                hint="read a view without 'emit_final' that has the same query",
+            )
+        )
     columns, index = env.shape_of(relation)
     broken = env.broken(name.value)
     return plan.Scan(relation.name, columns, span), describe(relation), broken, index

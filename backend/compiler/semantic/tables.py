@@ -419,6 +419,16 @@ def check_index(statement: stmt.CreateIndex, env: Environment) -> None:
             )
         )
         return
+    if "emit_final" in dict(relation.properties):
+        env.report(
+            error(
+                Code.INVALID_DEFINITION,
+                f"View '{relation.name}' has an 'emit_final' property, so it cannot have an "
+                "index (as in Feldera)",
+                statement.relation.span,
+            )
+        )
+        return
     if relation.local:
         env.report(
             warning(

@@ -10,6 +10,7 @@ from backend.compiler.analysis.monotonicity import is_monotone
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 from backend.compiler.source import Span
+from tests.unit.compiler.compiled import errors_of
 
 S = Span(0, 0)
 TS = plan.ColumnRef(0, "ts", types.TIMESTAMP, False, S)
@@ -103,17 +104,37 @@ def test_output_modes() -> None:
         "CREATE VIEW g AS SELECT k, COUNT(*) AS n FROM u GROUP BY k;"
         "CREATE VIEW e WITH ('emit_final' = 'h') AS"
         " SELECT FLOOR(ts TO HOUR) AS h, COUNT(*) AS n FROM t GROUP BY FLOOR(ts TO HOUR);"
-        "CREATE VIEW over_e AS SELECT h FROM e;"
         "CREATE VIEW plain AS SELECT k FROM u;"
     )
     assert {name: view["output_mode"] for name, view in found.items()} == {
         "f": "append",
         "g": "update",
         "e": "append",
-        "over_e": "update",  # views over an emit_final view see its non-final changes
         "plain": "update",
     }
     assert found["e"]["emit_final"] == 0
+
+
+def test_an_emit_final_view_is_no_query_s_source_nor_indexed() -> None:
+    # Feldera's EmitFinalIncrementalTests (emitFinalViewAsSource, issue7372).
+    program = (
+        "CREATE TABLE s (col1 INT LATENESS 1);"
+        "CREATE VIEW w WITH ('emit_final' = 'col1') AS"
+        " SELECT col1, COUNT(*) AS c FROM s GROUP BY col1;"
+    )
+    assert errors_of(program + "CREATE VIEW v AS SELECT * FROM w WHERE c > 1;") == [
+        (
+            "SQL211",
+            "View 'w' has an 'emit_final' property, so it cannot be read by a query (as in "
+            "Feldera): it emits only final rows, its readers would see every change",
+        )
+    ]
+    assert errors_of(program + "CREATE INDEX ix ON w(col1);") == [
+        (
+            "SQL211",
+            "View 'w' has an 'emit_final' property, so it cannot have an index (as in Feldera)",
+        )
+    ]
 
 
 def test_select_stream_over_a_stream_joined_with_a_table_is_allowed() -> None:
