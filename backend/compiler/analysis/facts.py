@@ -79,14 +79,10 @@ def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
 
 
 def _join(rel: plan.Join, left: Facts, right: Facts) -> Facts:
-    """An inner join keeps both sides' waterlines; an outer join's NULL side loses them."""
-    left_lines, right_lines = left.waterlines, right.waterlines
-    if rel.kind in ("right", "full"):
-        left_lines = (False,) * len(left_lines)
-    if rel.kind in ("left", "full"):
-        right_lines = (False,) * len(right_lines)
+    """A join keeps both sides' waterlines, an outer join's NULL side too (as Feldera
+    infers them): the NULLs it adds are never below a waterline, so never final."""
     insert_only = rel.kind == "inner" and left.insert_only and right.insert_only
-    return Facts(left.stream or right.stream, insert_only, left_lines + right_lines)
+    return Facts(left.stream or right.stream, insert_only, left.waterlines + right.waterlines)
 
 
 def _set_difference(rel: plan.SetDifference, left: Facts, right: Facts) -> Facts:
