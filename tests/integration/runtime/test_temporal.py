@@ -123,6 +123,7 @@ STEPS: list[dict[str, list[Any]]] = [
             {"delete": {"name": "bob", "tier": 2}},
             {"insert": {"name": "bob", "tier": 5}},
         ],
+        # A late delete (09:30 is below 11:00 - 1 hour) is dropped, as a late insert is.
         "clicks": [{"delete": {"url": "/a", "ts": at("09:30")}}, {"url": "/d", "ts": at("10:40")}],
     },
     {
@@ -154,7 +155,8 @@ DROPPED = {  # as the input log holds them: decimals as text
             "relation": "rates",
             "row": {**rate("EUR", 9.99, "08:00"), "rate": "9.9900"},
             "reason": "late",
-        }
+        },
+        {"relation": "clicks", "row": {"url": "/a", "ts": at("09:30")}, "reason": "late"},
     ],
     4: [{"relation": "clicks", "row": {"url": "/e", "ts": at("09:45")}, "reason": "late"}],
 }
