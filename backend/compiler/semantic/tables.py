@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from backend.compiler.diagnostics import Code, Note, error, warning
@@ -360,22 +361,35 @@ def _is_first_key(span: Span, first: Span | None, env: Environment) -> bool:
 def _check_key_columns(
     key: list[ast.Identifier], declared_at: dict[str, Span], env: Environment
 ) -> tuple[str, ...]:
+    return _known_once(key, declared_at, "PRIMARY KEY", "the PRIMARY KEY", env)
+
+
+def _known_once(
+    columns: Sequence[ast.Identifier],
+    known: Collection[str],
+    where: str,
+    within: str,
+    env: Environment,
+) -> tuple[str, ...]:
+    """The names of `columns` (a PRIMARY KEY's, an index's), each a known column once:
+    an unknown one (`Unknown column 'x' in <where>`) or a repeat (`Column 'x' appears
+    twice in <within>`) is reported and left out."""
     names: list[str] = []
-    for column in key:
-        if column.value not in declared_at:
+    for column in columns:
+        if column.value not in known:
             env.report(
                 error(
                     Code.UNKNOWN_COLUMN,
-                    f"Unknown column '{column.value}' in PRIMARY KEY",
+                    f"Unknown column '{column.value}' in {where}",
                     column.span,
-                    hint=did_you_mean(column.value, declared_at, env.suggestions),
+                    hint=did_you_mean(column.value, known, env.suggestions),
                 )
             )
         elif column.value in names:
             env.report(
                 error(
                     Code.INVALID_DEFINITION,
-                    f"Column '{column.value}' appears twice in the PRIMARY KEY",
+                    f"Column '{column.value}' appears twice in {within}",
                     column.span,
                 )
             )
@@ -438,24 +452,5 @@ def check_index(statement: stmt.CreateIndex, env: Environment) -> None:
                 statement.relation.span,
             )
         )
-    columns = {c.name for c in relation.columns}
-    seen: set[str] = set()
-    for column in statement.columns:
-        if column.value not in columns:
-            env.report(
-                error(
-                    Code.UNKNOWN_COLUMN,
-                    f"Unknown column '{column.value}' in the index of '{relation.name}'",
-                    column.span,
-                    hint=did_you_mean(column.value, columns, env.suggestions),
-                )
-            )
-        elif column.value in seen:
-            env.report(
-                error(
-                    Code.INVALID_DEFINITION,
-                    f"Column '{column.value}' appears twice in the index",
-                    column.span,
-                )
-            )
-        seen.add(column.value)
+    known = [c.name for c in relation.columns]
+    _known_once(statement.columns, known, f"the index of '{relation.name}'", "the index", env)
