@@ -376,19 +376,48 @@ def _bround(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
 def _rounded(
     rounding: Callable[[Column, int], Column], args: list[Column], raw: list[Mapping[str, Any]]
 ) -> Column:
-    scale = raw[1].get("value") if len(args) > 1 else 0
-    literal = len(args) == 1 or raw[1]["kind"] == "literal"
-    if not (literal and isinstance(scale, int)):
-        raise LoweringError("the scale of ROUND or BROUND must be an integer literal")
-    return rounding(args[0], scale)
+    if len(args) == 1:
+        return rounding(args[0], 0)
+    return _to_places(rounding, args[0], args[1], raw)
 
 
 def _truncate(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     """TRUNCATE(x [, n]): toward zero, to n decimal places."""
-    scale = raw[1].get("value") if len(args) > 1 else 0
-    if not isinstance(scale, int):
-        raise LoweringError("TRUNCATE's scale must be an integer literal")
-    return toward_zero(args[0], scale)
+    if len(args) == 1:
+        return toward_zero(args[0], 0)
+    return _to_places(toward_zero, args[0], args[1], raw)
+
+
+# The digits before the point an integer type can hold.
+INTEGER_DIGITS = {"TINYINT": 3, "SMALLINT": 5, "INTEGER": 10, "BIGINT": 19}
+
+
+def _to_places(
+    cut: Callable[[Column, int], Column],
+    x: Column,
+    places: Column,
+    raw: list[Mapping[str, Any]],
+) -> Column:
+    """x cut (rounded or truncated) to `places` decimal places. Spark takes only a
+    constant number of places: for a column (ROUND(x, g)), an integer or DECIMAL(p, s)
+    x has one CASE branch for each number of places that can change it (s - 1 down to
+    s - p - 1, where it is 0) and is itself at s places or more; a DOUBLE is cut at
+    x * 10^n and divided back."""
+    if raw[1]["kind"] == "literal":
+        return cut(x, raw[1]["value"])
+    sql_type = raw[0]["type"]
+    n = places.cast("int")
+    if sql_type in FLOATING:
+        shift = F.pow(F.lit(10.0), n)
+        shifted = cut(x.cast("double") * shift, 0) / shift
+        return F.when(F.isnan(shifted) | (F.abs(shifted) == F.lit(INFINITY)), x).otherwise(shifted)
+    precision, scale = INTEGER_DIGITS.get(sql_type, 0), 0
+    if sql_type.startswith("DECIMAL"):
+        precision, scale = (int(part) for part in sql_type[8:-1].split(","))
+    result = F.when(n.isNull(), F.lit(None)).when(n >= scale, x)
+    for k in range(scale - 1, scale - precision - 1, -1):
+        result = result.when(n == k, cut(x, k))
+    return result.otherwise(F.lit(0))
 
 
 def toward_zero(x: Column, places: int) -> Column:

@@ -3,7 +3,7 @@
 An expression is monotone here when it is a non-decreasing function of
 columns that have waterlines and of constants: `FLOOR(ts TO HOUR)`,
 `ts + INTERVAL '1' HOUR`, `TIMESTAMPADD(HOUR, 1, ts)`, `YEAR(ts)`, `EXTRACT(EPOCH FROM ts)`,
-`TUMBLE_START(ts, ...)`, a window bound, a widening cast. Then a waterline of
+`TUMBLE_START(ts, ...)`, `ROUND(x, 2)`, a window bound, a widening cast. Then a waterline of
 its input gives it one too.
 """
 
@@ -12,12 +12,17 @@ from __future__ import annotations
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 
-# Non-decreasing in time: the year and the coarser units it counts (ISO years too).
+# Non-decreasing: time to the year and the coarser units it counts (ISO years too),
+# FLOOR and CEIL of a number.
 _COUNTED_YEARS = ("year", "isoyear", "decade", "century", "millennium")
 _ORDER_PRESERVING = frozenset(
     {"floor_time", "ceil_time", "tumble_start", "tumble_end", "extract_epoch"}
     | {f"extract_{unit}" for unit in _COUNTED_YEARS}
+    | {"floor", "ceil"}
 )
+# Non-decreasing in x for a constant number of places n, not in n (ROUND(1.6, 0) = 2 is
+# above ROUND(1.6, 1) = 1.6), and TRUNCATE(-1.6, 0) = -1 above TRUNCATE(-1.6, 1).
+_TO_PLACES = frozenset({"round", "bround", "truncate"})
 
 
 def is_monotone(expr: plan.Expr, waterlines: tuple[bool, ...]) -> bool:
@@ -34,6 +39,9 @@ def is_monotone(expr: plan.Expr, waterlines: tuple[bool, ...]) -> bool:
             )
         case plan.Call() if expr.function == "sub" and len(expr.args) == 2:
             return is_monotone(expr.args[0], waterlines) and is_constant(expr.args[1])
+        case plan.Call() if expr.function in _TO_PLACES:  # ROUND(x [, n]) for a constant n
+            places_constant = len(expr.args) == 1 or is_constant(expr.args[1])
+            return places_constant and is_monotone(expr.args[0], waterlines)
         case plan.Call() if expr.function == "timestampadd":  # (unit, n, t)
             return is_constant(expr.args[1]) and is_monotone(expr.args[2], waterlines)
         case plan.Cast():

@@ -283,11 +283,10 @@ def _numeric(result: SqlType | None) -> Typing:
 def _to_scale(
     name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:
-    """ROUND / TRUNCATE(x [, n]): n, the decimal places, an integer constant."""
-    if len(args) == 2 and not (
-        isinstance(args[1], plan.Literal) and isinstance(args[1].value, int)
-    ):
-        message = f"{name.upper()}'s second argument must be an integer constant"
+    """ROUND / TRUNCATE(x [, n]): n, the decimal places, an integer (a constant or not:
+    `ROUND(x, g)`, as in Feldera)."""
+    if len(args) == 2 and not (types.is_integer(args[1].type) or types.is_null(args[1].type)):
+        message = f"{name.upper()}'s second argument must be an integer"
         _mismatch(diagnostics, message, args[1])
         return None
     name = "truncate" if name == "trunc" else name

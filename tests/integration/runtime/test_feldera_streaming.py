@@ -122,3 +122,23 @@ def test_issue2004_a_foreign_key_is_not_enforced(spark: SparkSession) -> None:
         [("insert", {**auction, "price": 100, "bid_time": "2024-01-01 00:00:01"})],
         [],
     ]
+
+
+def test_round_and_truncate_to_a_column_s_digits_are_not_monotone(spark: SparkSession) -> None:
+    """MonotoneFunctionsIncrementalTests: ROUND(x, g) and TRUNCATE(x, g) group rows at g
+    decimal places, g a column. A waterline of x is none of the group's: ROUND(1.60, 0)
+    = 2 is above the group ROUND(1.60, 6) = 1.60, TRUNCATE(-1.60, 0) = -1 above -1.60."""
+    for function, x in [("ROUND", 1.6), ("TRUNCATE", -1.6)]:
+        for lateness in (True, False):
+            table = (
+                "CREATE TABLE T (g INT NOT NULL LATENESS 6, x DECIMAL(10, 2) NOT NULL LATENESS 0);"
+            )
+            if not lateness:
+                table = table.replace(" LATENESS 6", "").replace(" LATENESS 0", "")
+            view = f"CREATE VIEW V AS SELECT COUNT(*) AS c FROM T GROUP BY {function}(x, g);"
+            steps = [_rows("T", {"g": 6, "x": x}) for _ in range(3)]
+            assert _changes_by_step(spark, table + view, steps, "v") == [
+                [("insert", {"c": 1})],
+                [("delete", {"c": 1}), ("insert", {"c": 2})],
+                [("delete", {"c": 2}), ("insert", {"c": 3})],
+            ], (function, lateness)

@@ -380,3 +380,27 @@ def test_feldera_s_spellings_of_case_truncation_types_count_and_aliases(
     # An alias in the items after it and in HAVING (Feldera's lateral aliases).
     assert sorted(r["x"] for r in after[0]["lateral_aliases"]) == [3, 5]
     assert {r["y"] - 2 * r["x"] for r in after[0]["lateral_aliases"]} == {0}
+
+
+def test_round_and_truncate_to_a_column_s_number_of_places(spark: SparkSession) -> None:
+    """ROUND / BROUND / TRUNCATE(x, g) with g a column: Spark takes only constant places."""
+    program = """
+        CREATE TABLE t (d DECIMAL(8, 3), f DOUBLE, i INTEGER, b BIGINT, g INTEGER);
+        CREATE VIEW v AS SELECT ROUND(d, g) AS rd, TRUNCATE(d, g) AS td, BROUND(d, g) AS bd,
+            ROUND(f, g) AS rf, TRUNCATE(f, g) AS tf, ROUND(i, g) AS ri, TRUNCATE(b, g) AS tb
+        FROM t;"""
+    found = {}
+    for g in (None, -6, -2, 0, 1, 2, 5):
+        row = {"d": -1234.565, "f": -1234.565, "i": -1255, "b": 987654321987, "g": g}
+        [change] = changes_of_one_row(spark, program, row)["v"]
+        found[g] = tuple(change["insert"].values())
+    assert found == {
+        None: (None,) * 7,
+        -6: ("0.000", "0.000", "0.000", 0.0, 0.0, 0, 987654000000),
+        -2: ("-1200.000", "-1200.000", "-1200.000", -1200.0, -1200.0, -1300, 987654321900),
+        0: ("-1235.000", "-1234.000", "-1235.000", -1235.0, -1234.0, -1255, 987654321987),
+        1: ("-1234.600", "-1234.500", "-1234.600", -1234.6, -1234.5, -1255, 987654321987),
+        # Half to the even neighbour (BROUND): -1234.565 is -1234.56.
+        2: ("-1234.570", "-1234.560", "-1234.560", -1234.57, -1234.56, -1255, 987654321987),
+        5: ("-1234.565", "-1234.565", "-1234.565", -1234.565, -1234.565, -1255, 987654321987),
+    }

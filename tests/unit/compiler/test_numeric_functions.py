@@ -30,12 +30,18 @@ def test_truncate_and_trunc_keep_their_argument_s_type() -> None:
     ]
 
 
-def test_the_decimal_places_are_an_integer_constant() -> None:
-    assert errors_of(DDL + "CREATE VIEW v AS SELECT TRUNC(f, n) FROM t;") == [
-        ("SQL206", "TRUNC's second argument must be an integer constant, found INTEGER")
-    ]
+def test_the_decimal_places_are_an_integer_constant_or_column() -> None:
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT TRUNC(f, n) AS a, ROUND(d, x) AS b FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
+    assert [c["type"] for c in view["columns"]] == ["DOUBLE", "DECIMAL(8,3)"]
     assert errors_of(DDL + "CREATE VIEW v AS SELECT ROUND(f, 1.5) FROM t;") == [
-        ("SQL206", "ROUND's second argument must be an integer constant, found DECIMAL(2,1)")
+        ("SQL206", "ROUND's second argument must be an integer, found DECIMAL(2,1)")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT TRUNCATE(d, f) FROM t;") == [
+        ("SQL206", "TRUNCATE's second argument must be an integer, found DOUBLE")
     ]
 
 

@@ -55,6 +55,31 @@ def test_an_emit_final_column_moved_by_timestampadd_or_its_year_has_a_waterline(
     assert waterlines(found["v"]) == ["h"] and waterlines(found["y"]) == ["yr"]
 
 
+def test_a_number_rounded_to_constant_places_keeps_its_waterline_not_to_a_column_s() -> None:
+    """Feldera's roundWithConstantDigits (one retain-keys operator: a waterline) and
+    roundDigitsWithLateness (ROUND(x, g) is not monotone in g)."""
+    found = views(
+        "CREATE TABLE t (x DECIMAL(10, 2) NOT NULL LATENESS 0, f DOUBLE NOT NULL LATENESS 0,"
+        " g INT NOT NULL LATENESS 6);\n"
+        + "".join(
+            f"CREATE VIEW {name} WITH ('emit_final' = 'k') AS SELECT {key} AS k, COUNT(*) AS c"
+            f" FROM t GROUP BY {key};\n"
+            for name, key in [
+                ("r1", "ROUND(x, 1)"),
+                ("r_cast", "ROUND(x, CAST(1.4 AS INTEGER))"),
+                ("r0", "ROUND(x)"),
+                ("t1", "TRUNCATE(x, 1)"),
+                ("rf", "ROUND(f, 2)"),
+                ("fl", "FLOOR(f)"),
+            ]
+        )
+        + "CREATE VIEW rg AS SELECT ROUND(x, g) AS k, TRUNCATE(x, g) AS tk FROM t;"
+    )
+    for name in ("r1", "r_cast", "r0", "t1", "rf", "fl"):
+        assert waterlines(found[name]) == ["k"], name
+    assert waterlines(found["rg"]) == []
+
+
 def test_facts_meet_column_by_column() -> None:
     assert unknown(2) == Facts(False, False, (False, False))
     both = Facts(True, True, (True, True)).meet(Facts(True, False, (False, True)))
