@@ -277,6 +277,8 @@ def _placeholders(count: int) -> sql.Composable:
 
 
 def _pg_type(sql_type: str) -> str:
+    if sql_type.endswith(" ARRAY"):  # `DATE ARRAY`: its JSON text, as a ROW's
+        return "text"
     if sql_type.startswith("DECIMAL"):
         return sql_type.replace("DECIMAL", "numeric")
     return PG_TYPES.get(sql_type, "text")

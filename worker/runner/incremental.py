@@ -36,7 +36,7 @@ from worker.runner.lower import (
     spark_type,
     toward_zero,
 )
-from worker.runner.rows import is_row, row_fields
+from worker.runner.rows import array_element, is_row, row_fields
 from worker.runner.state import as_multiset
 
 if TYPE_CHECKING:
@@ -58,7 +58,8 @@ PAIR_STATISTICS: dict[str, Callable[[Column, Column], Column]] = {
 }
 AGGREGATE_FUNCTIONS = frozenset(
     {"count_star", "count", "sum", "avg", "min", "max", "bool_and", "bool_or", *STATISTICS}
-    | {"arg_max", "arg_min", "bit_and", "bit_or", "bit_xor", "string_agg", *PERCENTILES}
+    | {"arg_max", "arg_min", "bit_and", "bit_or", "bit_xor", "string_agg", "array_agg"}
+    | {*PERCENTILES}
     | {*PAIR_STATISTICS, "mode"}
 )
 
@@ -69,7 +70,10 @@ def names(width: int, offset: int = 0) -> list[str]:
 
 def stored_type(sql_type: str) -> T.DataType:
     """The type of a value in a stored row's JSON: text for decimals and times (exact),
-    ROW values field by field."""
+    ROW values field by field, ARRAY values element by element."""
+    element = array_element(sql_type)
+    if element is not None:
+        return T.ArrayType(stored_type(element))
     if sql_type.startswith(PARSED_AS_STRING):
         return T.StringType()
     if is_row(sql_type):
@@ -85,7 +89,7 @@ def row_json(df: DataFrame, types: Sequence[str], offset: int = 0) -> Column:
     fields = []
     for i, sql_type in enumerate(types):
         value = F.col(positional(offset + i))
-        if sql_type.startswith(AS_STRING) or is_row(sql_type):
+        if sql_type.startswith(AS_STRING) or is_row(sql_type) or array_element(sql_type):
             value = value.cast(stored_type(sql_type))
         fields.append(value.alias(positional(i)))
     if not fields:
@@ -437,6 +441,7 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
     weight = F.col(WEIGHT)
     outputs = []
     arg_index = key_count
+    width = key_count + sum(len(_aggregate_inputs(agg)) for agg in rel["aggregates"])
     for agg in rel["aggregates"]:
         function = agg["function"]
         value: Column
@@ -454,6 +459,19 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
             separator = str(agg["args"][1]["value"])
             value = _string_agg(
                 x, weight, separator, agg["distinct"], list(zip(keys, order, strict=True))
+            )
+        elif function == "array_agg":  # (x, keep_nulls[, FILTER's condition]), order keys
+            count = len(agg["args"])
+            x = F.col(positional(arg_index))
+            take = None if count < 3 else F.coalesce(F.col(positional(arg_index + 2)), F.lit(False))
+            if not agg["args"][1]["value"]:  # IGNORE NULLS
+                take = x.isNotNull() if take is None else take & x.isNotNull()
+            order = agg.get("order", [])
+            keys = [F.col(positional(arg_index + count + i)) for i in range(len(order))]
+            arg_index += count + len(order)
+            row_values = [F.col(c) for c in names(width)[key_count:]]
+            value = _array_agg(
+                x, weight, agg["distinct"], list(zip(keys, order, strict=True)), row_values, take
             )
         elif function in PAIR_STATISTICS:  # (y, x)
             y, x = F.col(positional(arg_index)), F.col(positional(arg_index + 1))
@@ -493,17 +511,52 @@ def _string_agg(
     """STRING_AGG: the values that are not NULL, each as many times as its rows hold it
     (once for DISTINCT), joined by `separator`: in the order of the `order` keys (each
     with its plan sort key), then of their text."""
+    last = {"descending": False, "nulls_first": False}
+    values = _ordered_values(x, weight, distinct, order, last)
+    return F.when(F.count(x) > 0, F.array_join(values, separator))  # array_join skips NULLs
+
+
+def _array_agg(
+    x: Column,
+    weight: Column,
+    distinct: bool,
+    order: list[tuple[Column, Mapping[str, Any]]],
+    row_values: list[Column],
+    condition: Column | None,
+) -> Column:
+    """ARRAY_AGG: the values of x of the rows `condition` keeps, each as many times as
+    its rows hold it (once for DISTINCT), in the order of the `order` keys, then of
+    `row_values` (the values the aggregate reads of each row, NULL first: Feldera's
+    order); NULL when no row is left."""
+    first = {"descending": False, "nulls_first": True}
+    ties = [] if distinct else [(value, first) for value in row_values]
+    values = _ordered_values(x, weight, distinct, [*order, *ties], first, condition)
+    return F.when(F.size(values) > 0, values)
+
+
+def _ordered_values(
+    x: Column,
+    weight: Column,
+    distinct: bool,
+    order: list[tuple[Column, Mapping[str, Any]]],
+    value_order: Mapping[str, Any],
+    condition: Column | None = None,
+) -> Column:
+    """The values of x of a group's rows (those `condition` keeps) as an array: each as
+    many times as its rows hold it, or once for DISTINCT; sorted by the `order` keys
+    (each with its plan sort key), then by the value as `value_order` says."""
     item = F.struct(*(key.alias(f"k{i}") for i, (key, _) in enumerate(order)), x.alias("v"))
-    items = (
-        F.collect_set(item)
-        if distinct
-        else F.flatten(F.collect_list(F.array_repeat(item, weight.cast("int"))))
-    )
+    if distinct:
+        items = F.collect_set(item if condition is None else F.when(condition, item))
+    else:
+        copies = F.array_repeat(item, weight.cast("int"))
+        items = F.flatten(
+            F.collect_list(copies if condition is None else F.when(condition, copies))
+        )
     sort_keys = [(f"k{i}", key) for i, (_, key) in enumerate(order)]
-    sort_keys.append(("v", {"descending": False, "nulls_first": False}))
+    sort_keys.append(("v", value_order))
     ordered = F.array_sort(items, lambda a, b: _compared(a, b, sort_keys))
-    joined = F.array_join(F.transform(ordered, lambda i: i.getField("v")), separator)
-    return F.when(F.count(x) > 0, joined)  # array_join skips NULLs
+    return F.transform(ordered, lambda i: i.getField("v"))
 
 
 def _percentile(

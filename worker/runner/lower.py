@@ -29,7 +29,7 @@ from worker.runner.intervals import (
     interval_units,
     is_interval,
 )
-from worker.runner.rows import is_row, row_fields
+from worker.runner.rows import array_element, is_row, row_fields
 
 WEIGHT = "__weight"
 DECIMAL_TYPE = re.compile(r"DECIMAL\((\d+),\s*(\d+)\)")
@@ -56,6 +56,9 @@ class LoweringError(Exception):
 
 
 def spark_type(sql_type: str) -> T.DataType:
+    element = array_element(sql_type)
+    if element is not None:
+        return T.ArrayType(spark_type(element))
     if is_row(sql_type):  # a struct of positional fields, like a relation's columns
         fields = row_fields(sql_type)
         return T.StructType(

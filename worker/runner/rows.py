@@ -1,4 +1,5 @@
-"""ROW values (TO_CHANGELOG's payload) in Spark: structs of positional fields c0..cN.
+"""ROW values (TO_CHANGELOG's payload) in Spark: structs of positional fields c0..cN;
+and ARRAY values (ARRAY_AGG's), Spark arrays.
 
 The plan names a ROW type by its canonical string (docs/contracts.md), such as
 `ROW(a INTEGER, "b c" DECIMAL(10,2) NOT NULL)`. Inside the engine a ROW value is
@@ -9,15 +10,31 @@ view publishes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
 ROW_PREFIX = "ROW("
 NOT_NULL = " NOT NULL"
+ARRAY_SUFFIX = " ARRAY"  # `DATE ARRAY`, as Feldera names them
 
 
 def is_row(sql_type: str) -> bool:
     return sql_type.startswith(ROW_PREFIX)
+
+
+def array_element(sql_type: str) -> str | None:
+    """The element type of an ARRAY type; None for another type.
+
+    >>> array_element("DECIMAL(8,3) ARRAY"), array_element("DATE ARRAY ARRAY")
+    ('DECIMAL(8,3)', 'DATE ARRAY')
+    >>> array_element("ROW(a INTEGER ARRAY)") is None
+    True
+    """
+    if sql_type.endswith(ARRAY_SUFFIX) and not is_row(sql_type):
+        return sql_type[: -len(ARRAY_SUFFIX)]
+    return None
 
 
 def row_fields(sql_type: str) -> list[tuple[str, str]]:
@@ -74,15 +91,10 @@ def _name(text: str) -> tuple[str, str]:
     return "".join(name), text[index + 1 :]
 
 
-def published(value: Column, sql_type: str, as_string: tuple[str, ...]) -> Column:
-    """A ROW value as the JSON object a view publishes: its fields by name, with the
-    types in `as_string` (decimals, times) as text, like top-level columns."""
+def published(value: Column, sql_type: str, shown: Callable[[Column, str], Column]) -> Column:
+    """A ROW value as the JSON object a view publishes: its fields by name, each
+    `shown` as a top-level column of its type is."""
     fields = []
     for index, (name, field_type) in enumerate(row_fields(sql_type)):
-        field = value.getField(f"c{index}")
-        if is_row(field_type):
-            field = published(field, field_type, as_string)
-        elif field_type.startswith(as_string):
-            field = field.cast("string")
-        fields.append(field.alias(name))
+        fields.append(shown(value.getField(f"c{index}"), field_type).alias(name))
     return F.when(value.isNotNull(), F.struct(*fields))

@@ -9,12 +9,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from pyspark.sql import DataFrame
+from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
 from worker.runner.intervals import interval_text, is_interval
 from worker.runner.lower import WEIGHT, positional, shown_time
-from worker.runner.rows import is_row, published
+from worker.runner.rows import array_element, is_row, published
 
 Change = dict[str, dict[str, Any]]
 # Shown as strings so that no precision is lost on the way to JSON.
@@ -28,19 +28,28 @@ def _consolidated(changes: DataFrame, width: int) -> DataFrame:
     return summed.where(F.col(WEIGHT) != 0)
 
 
+def shown(value: Column, sql_type: str) -> Column:
+    """A value as a view publishes it in JSON: decimals, dates and times as text, an
+    interval as Feldera writes it, a ROW as an object, an ARRAY as a list of them."""
+    element = array_element(sql_type)
+    if element is not None:
+        return F.transform(value, lambda item: shown(item, element))
+    if is_row(sql_type):
+        return published(value, sql_type, shown)
+    if sql_type == "TIME":
+        return shown_time(value)
+    if is_interval(sql_type):
+        return interval_text(value, sql_type)
+    if sql_type.startswith(AS_STRING):
+        return value.cast("string")
+    return value
+
+
 def _as_json(view: Mapping[str, Any], changes: DataFrame) -> DataFrame:
-    fields = []
-    for i, column in enumerate(view["columns"]):
-        value = F.col(positional(i))
-        if is_row(column["type"]):
-            value = published(value, column["type"], AS_STRING)
-        elif column["type"] == "TIME":
-            value = shown_time(value)
-        elif is_interval(column["type"]):
-            value = interval_text(value, column["type"])
-        elif column["type"].startswith(AS_STRING):
-            value = value.cast("string")
-        fields.append(value.alias(column["name"]))
+    fields = [
+        shown(F.col(positional(i)), column["type"]).alias(column["name"])
+        for i, column in enumerate(view["columns"])
+    ]
     return changes.select(
         F.lit(view["name"]).alias("view"),
         F.col(WEIGHT).alias("weight"),

@@ -3,7 +3,7 @@
 COUNT, SUM, AVG, MIN, MAX; the statistics STDDEV_SAMP, STDDEV_POP, VAR_SAMP and
 VAR_POP (STDDEV and VARIANCE are the _SAMP ones); BOOL_AND and BOOL_OR (EVERY and
 SOME are their other names); ARG_MAX and ARG_MIN; BIT_AND, BIT_OR and BIT_XOR;
-STRING_AGG (LISTAGG); ANY_VALUE; PERCENTILE_CONT and PERCENTILE_DISC.
+STRING_AGG (LISTAGG); ARRAY_AGG; ANY_VALUE; PERCENTILE_CONT and PERCENTILE_DISC.
 
 Result types: COUNT is BIGINT NOT NULL; SUM of an integer is BIGINT, of a
 DECIMAL(p,s) DECIMAL(38,s) (as in Spark), of a float DOUBLE, of an interval the
@@ -11,7 +11,8 @@ interval; AVG keeps its argument's type (so AVG of INTEGER is an INTEGER,
 truncated, as INTEGER / INTEGER is: Calcite's and Feldera's rule); MIN and MAX
 keep their argument's type; the statistics are DOUBLE (a _SAMP one is NULL over
 fewer than two values); BOOL_AND and BOOL_OR take and give a BOOLEAN; the BIT_
-ones take and give an integer type; STRING_AGG gives a VARCHAR. Every
+ones take and give an integer type; STRING_AGG gives a VARCHAR, ARRAY_AGG(x) an
+`x ARRAY`. Every
 aggregate except COUNT is nullable (NULL over no rows, or over only NULLs).
 
 `agg(x) FILTER (WHERE c)` is compiled as `agg(CASE WHEN c THEN x END)` (`filtered`).
@@ -55,8 +56,20 @@ PAIR_STATISTICS = ("covar_pop", "covar_samp", "regr_count", "regr_sxx", "regr_sy
 # values equally frequent, the smallest, so the answer does not depend on the rows'
 # order (Feldera leaves it open). No DISTINCT, as in Feldera.
 MODE = "mode"
+# ARRAY_AGG([DISTINCT] x [IGNORE NULLS] [ORDER BY ...]): the group's values of x (NULLs
+# too, unless IGNORE NULLS), one per row (DISTINCT: per value) in the ORDER BY's order,
+# then in the order of the aggregate's input rows as Feldera gives them: sorted by the
+# values the group's aggregates read (NULL first). NULL when no row is left. In the plan:
+# (x, keep_nulls[, FILTER's condition]); of type `x ARRAY`.
+ARRAY_AGGREGATE = "array_agg"
 # Aggregates not computed over a window (OVER) yet.
-NOT_OVER_WINDOWS = (*BIT_AGGREGATES, STRING_AGGREGATE, "listagg", *PERCENTILES)
+NOT_OVER_WINDOWS = (
+    *BIT_AGGREGATES,
+    STRING_AGGREGATE,
+    "listagg",
+    *PERCENTILES,
+    ARRAY_AGGREGATE,
+)
 # COUNTIF(condition): the rows where it is TRUE, as COUNT(CASE WHEN condition THEN 1
 # END) (BigQuery's and Feldera's).
 COUNT_IF = "countif"
@@ -84,6 +97,7 @@ COMPILED = (
     *ARG_EXTREMES,
     *BIT_AGGREGATES,
     STRING_AGGREGATE,
+    ARRAY_AGGREGATE,
     *PERCENTILES,
     *PAIR_STATISTICS,
     MODE,
@@ -159,6 +173,8 @@ def agg_call(
         return plan.AggCall(name, args, False, args[0].type, True, call.span), None
     if name == STRING_AGGREGATE:
         return _string_agg(call, args)
+    if name == ARRAY_AGGREGATE:
+        return _array_agg(call, args)
     if name in PAIR_STATISTICS:
         return _pair_statistic(call, args)
     if name in (MODE, COUNT_IF) and call.distinct:
@@ -235,6 +251,23 @@ def _string_agg(
     ), None
 
 
+def _array_agg(
+    call: ast.FunctionCall, args: tuple[plan.Expr, ...]
+) -> tuple[plan.AggCall | None, str | None]:
+    """ARRAY_AGG(x): (x, keep_nulls), of type `x ARRAY`."""
+    shown = call.name.value.upper()
+    if len(args) != 1:
+        return None, f"{shown} expects 1 argument, got {len(args)}"
+    value = args[0]
+    if types.is_null(value.type):
+        return None, f"Cannot apply {shown} to NULL"
+    keep_nulls = plan.Literal(not call.ignore_nulls, types.BOOLEAN, False, call.span)
+    result = types.array_of(value.type)
+    return plan.AggCall(
+        ARRAY_AGGREGATE, (value, keep_nulls), call.distinct, result, True, call.span
+    ), None
+
+
 def percentile(
     call: ast.FunctionCall, args: tuple[plan.Expr, ...], key: plan.SortKey | None
 ) -> tuple[plan.AggCall | None, str | None]:
@@ -277,7 +310,7 @@ def filtered(agg: plan.AggCall, condition: plan.Expr) -> plan.AggCall:
     if agg.function == "count_star":
         one = plan.Literal(1, types.INTEGER, False, agg.span)
         agg = replace(agg, function="count", args=(one,))
-    if agg.function in ARG_EXTREMES:
+    if agg.function in (*ARG_EXTREMES, ARRAY_AGGREGATE):  # (ARRAY_AGG keeps NULL values)
         return replace(agg, args=(*agg.args, condition))
     # The argument whose NULL leaves a row out: the value (STRING_AGG's first, before
     # its separator).

@@ -955,9 +955,6 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
         )
         ctx.report(Code.AGGREGATE_MISUSE, f"{message}: {shown}", call.span)
         return None
-    if call.name.value.lower() not in aggregates.COMPILED:
-        ctx.not_supported(f"aggregate function {shown}", call.span)
-        return None
     if call.distinct and aggregates.canonical_name(call.name.value) == "bit_xor":
         ctx.not_supported(f"{shown}(DISTINCT ...)", call.span)
         return None
@@ -978,7 +975,7 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
             code = Code.UNKNOWN_FUNCTION if call.star else Code.TYPE_MISMATCH
             ctx.report(code, problem, call.span)
         return None
-    if call.order_by and agg.function == aggregates.STRING_AGGREGATE:
+    if call.order_by and agg.function in (aggregates.STRING_AGGREGATE, aggregates.ARRAY_AGGREGATE):
         # The other aggregates' values do not depend on their rows' order: theirs is left out.
         order = _aggregate_order(call, agg, inner, depth)
         if order is None:

@@ -30,6 +30,7 @@ class TypeKind(Enum):
     INTERVAL_DAY_TIME = "INTERVAL DAY TO SECOND"
     INTERVAL_YEAR_MONTH = "INTERVAL YEAR TO MONTH"
     ROW = "ROW"
+    ARRAY = "ARRAY"
 
 
 MAX_DECIMAL_PRECISION = 38
@@ -44,6 +45,7 @@ class SqlType:
     # An interval's units when `(t1 - t2) unit [TO unit]` gave them ("MONTH", "HOUR TO
     # MINUTE"; in its name, INTERVAL MONTH): they decide how it is written.
     unit: str = field(default="", repr=False)
+    element: SqlType | None = field(default=None, repr=False)  # ARRAY only (in its name)
     # The canonical name used in the catalog and the plan, computed once.
     name: str = field(init=False, repr=False, compare=False)
 
@@ -52,6 +54,8 @@ class SqlType:
             name = f"DECIMAL({self.precision},{self.scale})"
         elif self.kind is TypeKind.ROW:
             name = "ROW(" + ", ".join(str(f) for f in self.fields) + ")"
+        elif self.kind is TypeKind.ARRAY:
+            name = f"{self.element} ARRAY"  # Feldera's and Calcite's spelling
         elif self.unit:
             name = f"INTERVAL {self.unit}"
         else:
@@ -95,6 +99,15 @@ def row(fields: tuple[RowField, ...]) -> SqlType:
     'ROW(a INTEGER, b VARCHAR)'
     """
     return SqlType(TypeKind.ROW, fields=fields)
+
+
+def array_of(element: SqlType) -> SqlType:
+    """The ARRAY type of `element` values (ARRAY_AGG's).
+
+    >>> str(array_of(decimal(8, 3))), str(array_of(array_of(DATE)))
+    ('DECIMAL(8,3) ARRAY', 'DATE ARRAY ARRAY')
+    """
+    return SqlType(TypeKind.ARRAY, element=element)
 
 
 NULL = SqlType(TypeKind.NULL)
@@ -189,12 +202,23 @@ def is_row(t: SqlType) -> bool:
     return t.kind is TypeKind.ROW
 
 
+def is_array(t: SqlType) -> bool:
+    return t.kind is TypeKind.ARRAY
+
+
+def _elements(a: SqlType, b: SqlType) -> tuple[SqlType, SqlType]:
+    assert a.element is not None and b.element is not None
+    return a.element, b.element
+
+
 def comparable(a: SqlType, b: SqlType) -> bool:
     """Whether `a = b` (and <, >, ...) type-checks."""
     if is_row(a) and is_row(b):
         return len(a.fields) == len(b.fields) and all(
             comparable(x.type, y.type) for x, y in zip(a.fields, b.fields, strict=True)
         )
+    if is_array(a) and is_array(b):
+        return comparable(*_elements(a, b))
     if is_null(a) or is_null(b) or a.kind is b.kind:
         return True
     if is_numeric(a) and is_numeric(b):
@@ -215,6 +239,9 @@ def common_type(a: SqlType, b: SqlType) -> SqlType | None:
         return TIMESTAMP
     if is_row(a) and is_row(b):
         return _row_common_type(a, b)
+    if is_array(a) and is_array(b):
+        common = common_type(*_elements(a, b))
+        return None if common is None else array_of(common)
     if a.kind is b.kind:
         return a
     return None
@@ -254,6 +281,10 @@ def can_cast(source: SqlType, target: SqlType) -> bool:
     """Whether CAST(x AS target) is allowed for an `x` of type `source`."""
     if is_row(source) or is_row(target):
         return source == target or is_null(source) or is_string(target)
+    if is_array(source) and is_array(target):
+        return can_cast(*_elements(source, target))
+    if is_array(source) or is_array(target):
+        return is_null(source)
     if is_null(source) or source.kind is target.kind:
         return True
     if is_string(source) or is_string(target):

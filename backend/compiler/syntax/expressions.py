@@ -480,6 +480,8 @@ def parse_function_call(c: Cursor) -> ast.Expr:
     elif not c.at_symbol(")"):
         args = _arguments(c)
     order_by: tuple[ast.OrderItem, ...] = ()
+    # ARRAY_AGG(x IGNORE NULLS ORDER BY y), as Feldera writes it
+    ignored_before_order = bool(args) and _null_treatment(c)
     if args and c.at_word("order"):  # an aggregate's order: STRING_AGG(x, ',' ORDER BY y)
         c.advance()
         c.expect_word("by")
@@ -489,7 +491,8 @@ def parse_function_call(c: Cursor) -> ast.Expr:
         c.expect_symbol(")")
         function: Literal["floor", "ceil"] = "floor" if lowered == "floor" else "ceil"
         return ast.FloorCeil(function, args[0], unit, Span(name.span.start, c.previous_end))
-    ignore_nulls = _null_treatment(c)  # LAG(x IGNORE NULLS), as DuckDB and Spark write it
+    # LAG(x IGNORE NULLS), as DuckDB and Spark write it
+    ignore_nulls = _null_treatment(c) or ignored_before_order
     c.expect_symbol(")")
     if not order_by and c.at_word("within") and c.peek().is_word("group"):
         c.advance()  # LISTAGG(x, ',') WITHIN GROUP (ORDER BY y), as in Calcite and Oracle

@@ -335,3 +335,44 @@ def test_statistics_take_distinct() -> None:
         ("var_pop", True),
         ("stddev_samp", True),
     ]
+
+
+def test_array_agg_is_an_array_of_its_argument_s_type_keeping_nulls_unless_ignored() -> None:
+    compiled = _compiled(
+        "SELECT g, ARRAY_AGG(x) AS a, ARRAY_AGG(DISTINCT s ORDER BY s DESC) AS b, "
+        "ARRAY_AGG(f IGNORE NULLS ORDER BY x) AS c, ARRAY_AGG(x ORDER BY f) RESPECT NULLS AS d, "
+        "ARRAY_AGG(s) FILTER (WHERE ok) AS e FROM t GROUP BY g"
+    )
+    [view] = [r for r in compiled["catalog"]["relations"] if r["name"] == "v"]
+    types = {c["name"]: (c["type"], c["nullable"]) for c in view["columns"]}
+    assert types == {
+        "g": ("VARCHAR", True),
+        "a": ("INTEGER ARRAY", True),
+        "b": ("VARCHAR ARRAY", True),
+        "c": ("DOUBLE ARRAY", True),
+        "d": ("INTEGER ARRAY", True),
+        "e": ("VARCHAR ARRAY", True),
+    }
+    [grouped] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
+    calls = grouped["aggregates"]
+    # (x, keep_nulls[, FILTER's condition]): a NULL value is a value, so FILTER cannot
+    # be a CASE that makes it NULL.
+    assert [[arg.get("value") for arg in call["args"][1:2]] for call in calls] == [
+        [True],
+        [True],
+        [False],
+        [True],
+        [True],
+    ]
+    assert [len(call["args"]) for call in calls] == [2, 2, 2, 2, 3]
+    assert calls[1]["distinct"] and [k["descending"] for k in calls[1]["order"]] == [True]
+    assert calls[2]["order"][0]["expr"]["index"] == 1  # x
+    assert _errors("SELECT ARRAY_AGG(x, f) FROM t") == [
+        ("SQL206", "ARRAY_AGG expects 1 argument, got 2")
+    ]
+    assert _errors("SELECT ARRAY_AGG(NULL) FROM t") == [
+        ("SQL206", "Cannot apply ARRAY_AGG to NULL")
+    ]
+    assert _errors("SELECT ARRAY_AGG(DISTINCT s ORDER BY x) FROM t") == [
+        ("SQL213", "With DISTINCT, ARRAY_AGG(...) can be ordered only by its value")
+    ]
