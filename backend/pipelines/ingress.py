@@ -69,8 +69,16 @@ def _decimal(value: Any, precision: int, scale: int) -> str:
     return str(quantized)
 
 
+ARRAY_SUFFIX = " ARRAY"
+
+
 def coerce_value(sql_type: str, value: Any) -> Any:
     """The JSON value stored for `value` in a column of `sql_type`."""
+    if sql_type.endswith(ARRAY_SUFFIX):  # `INTEGER ARRAY`: a list of such values or nulls
+        if not isinstance(value, list):
+            raise BadValue(f"expected a list for {sql_type}")
+        element = sql_type[: -len(ARRAY_SUFFIX)]
+        return [None if item is None else coerce_value(element, item) for item in value]
     if sql_type in INTEGER_RANGES:
         if isinstance(value, bool) or not isinstance(value, int):
             raise BadValue(f"expected an integer for {sql_type}")

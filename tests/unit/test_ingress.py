@@ -181,3 +181,20 @@ def test_a_column_left_out_takes_its_default_and_a_null_stays_null() -> None:
         (1, {"id": 2, "n": None, "d": "3.00"}),
         (-1, {"id": 1, "n": None, "d": None}),  # a keyed delete names only the key
     ]
+
+
+def test_an_array_column_takes_a_list_of_its_element_type_or_nulls() -> None:
+    table = {
+        "name": "t",
+        "kind": "table",
+        "columns": [
+            {"name": "ns", "type": "INTEGER ARRAY", "nullable": True},
+            {"name": "ds", "type": "DECIMAL(4,1) ARRAY ARRAY", "nullable": True},
+        ],
+    }
+    rows = normalize_changes(table, [{"ns": [1, None, 3], "ds": [[2, "2.25"], None, []]}])
+    assert rows == [(1, {"ns": [1, None, 3], "ds": [["2.0", "2.3"], None, []]})]
+    with pytest.raises(ApplicationError, match="'ns': expected a list for INTEGER ARRAY"):
+        normalize_changes(table, [{"ns": 1}])
+    with pytest.raises(ApplicationError, match="'ns': expected an integer for INTEGER"):
+        normalize_changes(table, [{"ns": [1, "2"]}])

@@ -34,7 +34,7 @@ from worker.runner.state import StateStore
 from worker.runner.step import Change, _as_json, _consolidated, in_view_order
 
 log = logging.getLogger("weir.runner")
-STATELESS = LINEAR | {"union", "hop"}
+STATELESS = LINEAR | {"union", "hop", "unnest"}
 
 
 def stateless(rel: Any) -> bool:

@@ -383,6 +383,24 @@ def _hop(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     )
 
 
+def _unnest(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
+    """Each changed row once per element of its array (a NULL or empty one: none), with
+    the element and, WITH ORDINALITY, its place from 1: a row's elements come and go
+    with it, so the changes are the unnested changes."""
+    child = ctx.rel(rel["input"], key + ".i")
+    width = len(rel["input"]["columns"])
+    exploded = child.select(
+        *names(width), WEIGHT, F.posexplode(lower_expr(rel["array"])).alias("__place", "__e")
+    )
+    place = [(F.col("__place") + 1).cast("int").alias(positional(width + 1))]
+    return exploded.select(
+        *names(width),
+        F.col("__e").alias(positional(width)),
+        *(place if rel["ordinality"] else []),
+        WEIGHT,
+    )
+
+
 def _distinct(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     child = ctx.shared_changes(rel["input"], key + ".i")
     types = types_of(rel["columns"])
@@ -1095,6 +1113,7 @@ RULES: dict[str, Rule] = {
     "union": _union,
     "values": _values,
     "hop": _hop,
+    "unnest": _unnest,
     "distinct": _distinct,
     "aggregate": _aggregate,
     "join": _join,

@@ -97,6 +97,9 @@ def positional(index: int) -> str:
 
 
 def _json_type(sql_type: str) -> T.DataType:
+    element = array_element(sql_type)
+    if element is not None:
+        return T.ArrayType(_json_type(element))
     return T.StringType() if sql_type.startswith(PARSED_FROM_STRING) else spark_type(sql_type)
 
 
@@ -121,6 +124,9 @@ def parse_rows(changes: DataFrame, relation: Mapping[str, Any]) -> DataFrame:
 def _as_kept(value: Column, sql_type: str) -> Column:
     """A JSON row's value as Spark keeps it: a published interval's or TIME's text read
     back (worker/runner/step.py writes them for views)."""
+    element = array_element(sql_type)
+    if element is not None:
+        return F.transform(value, lambda item: _as_kept(item, element))
     if is_interval(sql_type):
         return interval_from_text(value, sql_type)
     if sql_type == "TIME":
@@ -588,6 +594,11 @@ SCALAR: dict[str, Scalar] = {
     "pi": lambda a, r: F.pi(),
     "atan2": _atan2,
     "chr": _chr,
+    "array": lambda a, r: F.array(*a),
+    # From 1, NULL past either end (Spark's counts from the end below 0, fails at 0).
+    "item": lambda a, r: F.when(a[1] >= 1, F.try_element_at(a[0], a[1])),
+    "cardinality": lambda a, r: F.when(a[0].isNotNull(), F.size(a[0])),
+    "array_contains": lambda a, r: F.array_contains(a[0], a[1]),
     "overlay": _overlay,
     "field": _field,
 }

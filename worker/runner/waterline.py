@@ -139,6 +139,9 @@ def rel_waterline(
     if op == "aggregate":
         keys = [lower_expr(e) for e in rel["keys"]]
         return child.select(*keys, *typed_nulls[len(keys) :]).toDF(*names(len(rel["columns"])))
+    if op == "unnest":  # the input row's waterlines; none for the element or its place
+        width = len(rel["input"]["columns"])
+        return child.select(*names(width), *typed_nulls[width:])
     if op == "hop":
         width = len(rel["input"]["columns"])
         time = F.col(positional(rel["time"]))

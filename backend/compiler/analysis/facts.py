@@ -59,6 +59,10 @@ def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
             inner = facts_of(rel.input, known)
             line = inner.waterlines[rel.time]
             return Facts(inner.stream, inner.insert_only, (*inner.waterlines, line, line))
+        case plan.Unnest():  # a row's elements come and go with it; they have no waterline
+            inner = facts_of(rel.input, known)
+            added = len(rel.columns) - len(inner.waterlines)
+            return Facts(inner.stream, inner.insert_only, (*inner.waterlines, *(False,) * added))
         case plan.Snapshot():
             # A snapshot is a table. Time travel with a key replaces a key's version when
             # an earlier one arrives late.

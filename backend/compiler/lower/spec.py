@@ -237,6 +237,14 @@ class HopJson(TypedDict):
     columns: list[ColumnJson]
 
 
+class UnnestJson(TypedDict):
+    op: Literal["unnest"]
+    input: RelJson
+    array: ExprJson
+    ordinality: bool
+    columns: list[ColumnJson]
+
+
 class LookupJoinJson(TypedDict):
     op: Literal["lookup_join"]
     kind: str
@@ -311,6 +319,7 @@ RelJson = (
     | DistinctJson
     | ValuesJson
     | HopJson
+    | UnnestJson
     | SetDifferenceJson
     | SortJson
     | WindowJson
@@ -533,6 +542,14 @@ def rel_json(rel: plan.Rel) -> RelJson:
             if rel.offset:
                 hop["offset"] = rel.offset
             return hop
+        case plan.Unnest():
+            return {
+                "op": "unnest",
+                "input": rel_json(rel.input),
+                "array": expr_json(rel.array),
+                "ordinality": rel.ordinality,
+                "columns": columns,
+            }
         case plan.WindowJoin():
             return {
                 "op": "window_join",

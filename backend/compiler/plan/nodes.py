@@ -269,6 +269,19 @@ class Hop:
 
 
 @dataclass(frozen=True, slots=True)
+class Unnest:
+    """`x, UNNEST(x.a) [WITH ORDINALITY] AS u(e[, i])`: each input row once per element of
+    its array `array` (none for a NULL or empty one), the element (and its place, from 1)
+    after the row's columns."""
+
+    input: Rel
+    array: Expr  # over the input's columns
+    ordinality: bool
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """SNAPSHOT(t) / t FOR SYSTEM_TIME AS OF ...: the input read as a table.
 
@@ -381,6 +394,7 @@ Rel = (
     | Distinct
     | Values
     | Hop
+    | Unnest
     | SetDifference
     | Sort
     | Window

@@ -27,6 +27,7 @@ from backend.compiler.semantic.temporal import (
     join_items,
 )
 from backend.compiler.semantic.time_travel import bind_system_time
+from backend.compiler.semantic.unnest import PendingUnnest, bind_unnest, is_unnest
 from backend.compiler.semantic.window_joins import (
     OUTPUT_ROWTIME,
     ROWTIME,
@@ -82,7 +83,9 @@ def bind_from(
         item_rel = _bind_item(item, env, bound, bind_query, left)
         complete = complete and item_rel is not None
         if position == 0 or rel is None or item_rel is None:
-            rel = item_rel if position == 0 and not isinstance(item_rel, Pending) else None
+            rel = None
+            if position == 0 and not isinstance(item_rel, Pending | PendingUnnest):
+                rel = item_rel
             continue
         columns = rel.columns + item_rel.columns
         span = items[0].span.to(item.span)
@@ -110,7 +113,7 @@ def _bind_item(
     bind_query: BindQuery,
     left: Scope | None = None,
     windowed: bool = False,
-) -> plan.Rel | Pending | None:
+) -> plan.Rel | Pending | PendingUnnest | None:
     """`windowed`: the item is a side of a windowed join, which binds its OVER."""
     match item:
         case ast.TableRef():
@@ -155,7 +158,7 @@ def _renamed(
 
 def _bind_table_ref(
     item: ast.TableRef, env: Environment, bound: From, left: Scope | None, windowed: bool
-) -> plan.Rel | Pending | None:
+) -> plan.Rel | Pending | PendingUnnest | None:
     if item.column_aliases:
         env.not_supported(
             "column aliases in FROM",
@@ -216,9 +219,13 @@ def _bind_function_item(
     bound: From,
     bind_query: BindQuery,
     left: Scope | None,
-) -> plan.Rel | Pending | None:
+) -> plan.Rel | Pending | PendingUnnest | None:
     alias = item.alias or default_alias(item.call)
-    rel: plan.Rel | Pending | None
+    if is_unnest(item):
+        unnest = bind_unnest(item, env, left)
+        add_entry(env, bound, alias, f"'{alias.value}'", unnest.columns if unnest else None)
+        return unnest
+    rel: plan.Rel | Pending | PendingUnnest | None
     if item.call.name.value.lower() in TEMPORAL_FUNCTIONS and not item.call.name.quoted:
         rel = bind_temporal_function(item, env, left, resolve_relation, bind_query)
     else:
@@ -266,11 +273,11 @@ def _bind_join(
                 )
             )
             failed = True
-    if isinstance(left, Pending):
+    if isinstance(left, Pending | PendingUnnest):
         env.not_supported("a LATERAL table function on the left of JOIN", left.span)
         return None
     if windowed:
-        plain_right = None if isinstance(right, Pending) else right
+        plain_right = None if isinstance(right, Pending | PendingUnnest) else right
         sides = (left, plain_right)
         return _windowed(join, kind, sides, condition, failed, env, bound, first_entry)
     if join.match_condition is not None:
@@ -280,7 +287,7 @@ def _bind_join(
         match = bind_expr(join.match_condition, ctx)
         if left is None or right is None or failed or match is None:
             return None
-        if isinstance(right, Pending):
+        if isinstance(right, Pending | PendingUnnest):
             env.not_supported("a LATERAL table function in ASOF JOIN", right.span)
             return None
         return asof_join(kind, left, right, condition, match, scope.columns, join.span, env)

@@ -53,7 +53,19 @@ PARSED_TYPES = {
     "parse_time": types.TIME,
 }
 
+# Arrays (Feldera's): ARRAY[x, ...] (the `array` function), a[i] (ITEM(a, i): the i-th
+# element, from 1; NULL past the end), CARDINALITY(a) (ARRAY_LENGTH too) and
+# ARRAY_CONTAINS(a, x).
+ARRAY_FUNCTIONS: dict[str, Arity] = {
+    "array": Arity(1, None),
+    "item": Arity(2, 2),
+    "cardinality": Arity(1, 1),
+    "array_length": Arity(1, 1),
+    "array_contains": Arity(2, 2),
+}
+
 SCALAR_FUNCTIONS: dict[str, Arity] = {
+    **ARRAY_FUNCTIONS,
     "upper": Arity(1, 1),
     "lower": Arity(1, 1),
     "abs": Arity(1, 1),
@@ -352,6 +364,43 @@ def _same_type(nullable_result: bool, ignoring_nulls: bool = False) -> Typing:
     return typed
 
 
+def _array_function(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """ARRAY_FUNCTIONS: the array first (but for ARRAY[...], whose elements need a common
+    type: the array's is an array of it)."""
+    if name == "array":
+        element: SqlType = args[0].type
+        for arg in args[1:]:
+            common = types.common_type(element, arg.type)
+            if common is None:
+                _mismatch(diagnostics, "ARRAY[...] elements need a common type", arg)
+                return None
+            element = common
+        if types.is_null(element):
+            _mismatch(diagnostics, "ARRAY[...] needs an element that is not NULL", args[0])
+            return None
+        return plan.Call(name, args, types.array_of(element), False, span)
+    array = args[0]
+    if not types.is_array(array.type):
+        _mismatch(diagnostics, f"{name.upper()} expects an array", array)
+        return None
+    assert array.type.element is not None
+    nullable = any(arg.nullable for arg in args)
+    if name == "item":
+        index = args[1]
+        if not types.is_integer(index.type):
+            _mismatch(diagnostics, "An array's index must be an integer", index)
+            return None
+        return plan.Call(name, args, array.type.element, True, span)
+    if name == "array_contains":
+        if not types.comparable(array.type.element, args[1].type):
+            _mismatch(diagnostics, f"ARRAY_CONTAINS cannot look for a {args[1].type}", args[1])
+            return None
+        return plan.Call(name, args, types.BOOLEAN, nullable, span)
+    return plan.Call("cardinality", args, types.INTEGER, nullable, span)
+
+
 def _datetime(result: SqlType) -> Typing:
     """One DATE or TIMESTAMP argument; a `result` (DATE_FUNCTIONS)."""
 
@@ -509,6 +558,7 @@ def _is_pattern(name: str, pattern: plan.Expr, diagnostics: list[Diagnostic]) ->
 
 
 _TYPED: dict[str, Typing] = {
+    **dict.fromkeys(ARRAY_FUNCTIONS, _array_function),
     **{name: _numeric(None) for name in ("floor", "ceil", "ceiling", "sign")},
     **{
         name: _numeric(types.DOUBLE)

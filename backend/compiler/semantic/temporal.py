@@ -18,6 +18,7 @@ from backend.compiler.semantic.scope import Scope
 from backend.compiler.semantic.search_key import bind_search_key
 from backend.compiler.semantic.table_functions import BindQuery, Resolve
 from backend.compiler.semantic.time_travel import bind_snapshot
+from backend.compiler.semantic.unnest import PendingUnnest, unnest_join
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -62,14 +63,17 @@ def default_alias(call: ast.FunctionCall) -> ast.Identifier:
 def join_items(
     kind: str,
     left: plan.Rel,
-    right: plan.Rel | Pending,
+    right: plan.Rel | Pending | PendingUnnest,
     condition: plan.Expr | None,
     columns: tuple[plan.Field, ...],
     span: Span,
     env: Environment,
 ) -> plan.Rel | None:
     """The join of two FROM items: a lookup join when one side (only) is a snapshot as of
-    now, a temporal join with a correlated SNAPSHOT, else an ordinary join."""
+    now, a temporal join with a correlated SNAPSHOT, the rows of an UNNEST's left side
+    each once per element, else an ordinary join."""
+    if isinstance(right, PendingUnnest):
+        return unnest_join(kind, left, right, condition, columns, span, env)
     if isinstance(right, Pending):
         return _join_pending(kind, left, right, condition, columns, span, env)
     left_now, right_now = _as_of_now(left), _as_of_now(right)

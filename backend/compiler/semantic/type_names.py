@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.semantic import literals, types
@@ -65,6 +66,9 @@ def resolve_type(
     name: ast.TypeName, diagnostics: list[Diagnostic], suggestions: Budget | None = None
 ) -> SqlType | None:
     """The type `name` denotes, or None after reporting SQL208 (or SQL401)."""
+    if name.arrays:  # `INT ARRAY`: an array of the type before ARRAY
+        element = resolve_type(replace(name, arrays=name.arrays - 1), diagnostics, suggestions)
+        return None if element is None else types.array_of(element)
     words, params = name.words, name.params
     written = " ".join(words).upper()
 
@@ -115,7 +119,7 @@ def resolve_cast_type(
     """The type of `CAST(x AS name)`: a column's types, and intervals of units
     (`INTERVAL HOUR TO MINUTE`), which columns cannot have."""
     words = name.words
-    if words[0] != "interval" or name.params:
+    if words[0] != "interval" or name.params or name.arrays:
         return resolve_type(name, diagnostics, suggestions)
     start, end = words[1], words[3] if len(words) > 3 else None
     try:
@@ -130,7 +134,7 @@ def fixed_length(name: ast.TypeName) -> tuple[str, int] | None:
     """("char", n) for CHAR(n), ("varchar", n) for VARCHAR(n) (and their other spellings);
     None for other types and lengths not written. Both are VARCHAR in the plan: a CAST to
     one cuts its value to n characters, and CHAR(n)'s pads it with spaces to n."""
-    if name.words not in _LENGTH_TYPES or len(name.params) != 1:
+    if name.words not in _LENGTH_TYPES or len(name.params) != 1 or name.arrays:
         return None
     fixed = name.words in (("char",), ("character",))
     return ("char" if fixed else "varchar"), name.params[0]

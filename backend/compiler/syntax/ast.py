@@ -30,6 +30,7 @@ class TypeName:
     words: tuple[str, ...]
     params: tuple[int, ...]
     span: Span
+    arrays: int = 0  # `INT ARRAY ARRAY`: an array of arrays of INT
 
 
 # ---------------------------------------------------------------- expressions
@@ -436,13 +437,14 @@ class DerivedTable:
 
 @dataclass(frozen=True, slots=True)
 class TableFunction:
-    """`SNAPSHOT(t)`, `LATERAL SNAPSHOT(t, x.rowtime)`, `TABLE(TUMBLE(...))`, ..."""
+    """`SNAPSHOT(t)`, `LATERAL SNAPSHOT(t, x.rowtime)`, `TABLE(TUMBLE(...))`, `UNNEST(a)`..."""
 
     call: FunctionCall
     lateral: bool
     alias: Identifier | None
     column_aliases: tuple[Identifier, ...]
     span: Span
+    ordinality: bool = False  # UNNEST(a) WITH ORDINALITY
 
 
 @dataclass(frozen=True, slots=True)

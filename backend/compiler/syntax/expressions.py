@@ -110,8 +110,16 @@ def _prefix(c: Cursor) -> ast.Expr:
 def _cast_shorthand(c: Cursor, operand: ast.Expr) -> ast.Expr:
     """PostgreSQL's `x::type` (Feldera's too): CAST(x AS type), binding tighter than
     any operator (`-x::INT` is `-(x::INT)`); `x::A::B` casts twice. Not offered in the
-    lists of what could follow an expression (syntax errors): it is a shorthand."""
-    while c.current.is_symbol("::"):
+    lists of what could follow an expression (syntax errors): it is a shorthand. So is
+    `a[i]`, an array's i-th element, which binds as tightly."""
+    while c.current.is_symbol("::") or c.current.is_symbol("["):
+        if c.accept_symbol("["):  # a[i]: Calcite's ITEM operator, the i-th element
+            index = parse_expr(c)
+            c.expect_symbol("]")
+            span = Span(operand.span.start, c.previous_end)
+            item = ast.Identifier("item", False, Span(operand.span.end, c.previous_end))
+            operand = ast.FunctionCall(item, (operand, index), False, False, None, None, span)
+            continue
         c.advance()
         type_name = parse_type_name(c)
         operand = ast.Cast(operand, type_name, Span(operand.span.start, c.previous_end))
@@ -313,6 +321,14 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         return ast.TableArg(name, Span(token.start, c.previous_end), partition)
     if word in ("left", "right") and following.is_symbol("("):  # LEFT(s, n), not LEFT JOIN
         return parse_function_call(c)
+    if word == "array" and following.is_symbol("["):  # ARRAY[1, 2, 3]: the `array` function
+        c.advance()
+        c.advance()
+        items = () if c.at_symbol("]") else parse_expr_list(c)
+        c.expect_symbol("]")
+        name = ast.Identifier("array", False, token.span)
+        span = Span(token.start, c.previous_end)
+        return ast.FunctionCall(name, items, False, False, None, None, span)
     if word == "map" and following.is_symbol("["):
         c.advance()
         c.advance()
@@ -717,4 +733,8 @@ def parse_type_name(c: Cursor) -> ast.TypeName:
         c.expect_word("time")
         c.expect_word("zone")
         words.extend(("time", "zone"))
-    return ast.TypeName(tuple(words), tuple(params), Span(token.start, c.previous_end))
+    arrays = 0
+    while c.accept_word("array"):  # `INT ARRAY`, as Feldera and Calcite write it
+        arrays += 1
+    span = Span(token.start, c.previous_end)
+    return ast.TypeName(tuple(words), tuple(params), span, arrays)

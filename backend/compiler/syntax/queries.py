@@ -446,8 +446,11 @@ def _table_function(c: Cursor, call: ast.Expr, lateral: bool, start: int) -> ast
     if not isinstance(call, ast.FunctionCall):  # EXTRACT(...) or FLOOR(x TO unit)
         c.report("Expected a table function call", call.span)
         raise ParseAbort
+    unnest = call.name.value.lower() == "unnest"
+    ordinality = unnest and c.accept_words("with", "ordinality") is not None
     alias, columns = _correlation(c)
-    return ast.TableFunction(call, lateral, alias, columns, Span(start, c.previous_end))
+    span = Span(start, c.previous_end)
+    return ast.TableFunction(call, lateral, alias, columns, span, ordinality)
 
 
 def _correlation(c: Cursor) -> tuple[ast.Identifier | None, tuple[ast.Identifier, ...]]:

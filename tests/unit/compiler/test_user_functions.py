@@ -131,7 +131,7 @@ ERRORS = [
     ),
     (
         "calls_of_a_function_with_a_syntax_error_are_silent",
-        "CREATE FUNCTION f(x INT) RETURNS INT AS x «[»1];\n"
+        "CREATE FUNCTION f(x INT) RETURNS INT AS x «)»1;\n"
         "CREATE VIEW q AS SELECT f(price) AS p FROM bid;",
         "SQL101",
     ),

@@ -1,0 +1,86 @@
+"""`UNNEST(a) [WITH ORDINALITY] AS u(e[, i])` in FROM (docs/dialect.md): after the items
+it reads (`FROM t, UNNEST(t.a) ...`, `t CROSS JOIN UNNEST(...)`, `t JOIN UNNEST(...) ON
+...`), each row of them once per element of its array: `e`, the element, and `i`, its
+place from 1. A NULL or empty array gives no row (as an inner join with it would)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from backend.compiler.diagnostics import Code, error
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+from backend.compiler.semantic.environment import Environment
+from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.scope import Scope
+from backend.compiler.source import Span
+from backend.compiler.syntax import ast
+
+
+@dataclass(frozen=True, slots=True)
+class PendingUnnest:
+    """An UNNEST bound against the items left of it, not yet joined to them."""
+
+    array: plan.Expr
+    ordinality: bool
+    columns: tuple[plan.Field, ...]  # the element (and its place)
+    span: Span
+
+
+def is_unnest(item: ast.TableFunction) -> bool:
+    return item.call.name.value.lower() == "unnest" and not item.call.name.quoted
+
+
+def bind_unnest(
+    item: ast.TableFunction, env: Environment, left: Scope | None
+) -> PendingUnnest | None:
+    call = item.call
+    if left is None:
+        env.not_supported("UNNEST of no FROM item before it", item.span)
+        return None
+    if len(call.args) != 1:
+        env.not_supported("UNNEST of several arrays", item.span)
+        return None
+    ctx = ExprContext(
+        left, env.diagnostics, env.suggestions, aggregate_clause="FROM", functions=env
+    )
+    array = bind_expr(call.args[0], ctx)
+    if array is None:
+        return None
+    if not types.is_array(array.type):
+        message = f"UNNEST expects an array, found {array.type}"
+        env.report(error(Code.TYPE_MISMATCH, message, array.span))
+        return None
+    assert array.type.element is not None
+    names = [a.value for a in item.column_aliases]
+    wanted = 2 if item.ordinality else 1
+    if names and len(names) != wanted:
+        what = "the element and its place" if item.ordinality else "the element"
+        message = f"UNNEST's columns are {what}: name {wanted}"
+        env.report(error(Code.TYPE_MISMATCH, message, item.span))
+        return None
+    names = names or ["element", "ordinality"][:wanted]
+    columns = [plan.Field(names[0], array.type.element, True)]
+    if item.ordinality:
+        columns.append(plan.Field(names[1], types.INTEGER, False))
+    return PendingUnnest(array, item.ordinality, tuple(columns), item.span)
+
+
+def unnest_join(
+    kind: str,
+    left: plan.Rel,
+    unnest: PendingUnnest,
+    condition: plan.Expr | None,
+    columns: tuple[plan.Field, ...],
+    span: Span,
+    env: Environment,
+) -> plan.Rel | None:
+    """The rows left of an UNNEST, each once per element (an inner join: the ON condition
+    filters them)."""
+    if kind != "inner":
+        env.not_supported(f"{kind.upper()} JOIN UNNEST", unnest.span)
+        return None
+    rel: plan.Rel = plan.Unnest(left, unnest.array, unnest.ordinality, columns, span)
+    if condition is not None:
+        rel = plan.Filter(rel, condition, columns, span)
+    return rel

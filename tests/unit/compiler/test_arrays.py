@@ -1,0 +1,96 @@
+"""Arrays (Feldera's): `T ARRAY` columns, ARRAY[...], a[i], CARDINALITY, ARRAY_CONTAINS and
+UNNEST in FROM."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backend.compiler import compile_program
+from tests.unit.compiler.compiled import errors_of, plan_nodes
+
+DDL = "CREATE TABLE t (id INT NOT NULL, a INT ARRAY, s VARCHAR ARRAY ARRAY NOT NULL, x INT);\n"
+
+
+def _columns(sql: str) -> dict[str, tuple[str, bool]]:
+    result = compile_program(DDL + sql)
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
+    return {c["name"]: (c["type"], c["nullable"]) for c in view["columns"]}
+
+
+def _view_plan(sql: str) -> dict[str, Any]:
+    result = compile_program(DDL + sql)
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = result.to_json()["plan"]["views"]
+    return view["query"]
+
+
+def test_array_columns_elements_and_functions_have_their_types() -> None:
+    assert _columns(
+        "CREATE VIEW v AS SELECT a, s, a[1] AS first, s[2][1] AS inner_first, "
+        "CARDINALITY(a) AS n, ARRAY_LENGTH(s) AS m, ARRAY_CONTAINS(a, x) AS has, "
+        "ARRAY[id, x] AS pair, ARRAY[1.5, id] AS mixed FROM t;"
+    ) == {
+        "a": ("INTEGER ARRAY", True),
+        "s": ("VARCHAR ARRAY ARRAY", False),
+        "first": ("INTEGER", True),  # NULL past the end
+        "inner_first": ("VARCHAR", True),
+        "n": ("INTEGER", True),
+        "m": ("INTEGER", False),
+        "has": ("BOOLEAN", True),
+        "pair": ("INTEGER ARRAY", False),
+        "mixed": ("DECIMAL(11,1) ARRAY", False),
+    }
+
+
+def test_array_mistakes_are_type_errors() -> None:
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT x[1] FROM t;") == [
+        ("SQL206", "ITEM expects an array, found INTEGER")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT a['one'] FROM t;") == [
+        ("SQL206", "An array's index must be an integer, found VARCHAR")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT ARRAY[id, 'x'] FROM t;") == [
+        ("SQL206", "ARRAY[...] elements need a common type, found VARCHAR")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT CARDINALITY(id) FROM t;") == [
+        ("SQL206", "CARDINALITY expects an array, found INTEGER")
+    ]
+
+
+def test_unnest_joins_each_row_to_its_elements_and_their_places() -> None:
+    sql = (
+        "CREATE VIEW v AS SELECT id, e, i FROM t, UNNEST(t.a) WITH ORDINALITY AS u(e, i) "
+        "WHERE e > 1;"
+    )
+    assert _columns(sql) == {
+        "id": ("INTEGER", False),
+        "e": ("INTEGER", True),
+        "i": ("INTEGER", False),
+    }
+    [unnest] = plan_nodes(_view_plan(sql), "unnest")
+    assert unnest["ordinality"] is True
+    assert (unnest["array"]["kind"], unnest["array"]["index"]) == ("column", 1)  # t.a
+    assert [c["name"] for c in unnest["columns"]][-2:] == ["e", "i"]
+    # CROSS JOIN UNNEST and JOIN UNNEST ... ON (its condition filters the pairs)
+    on = _view_plan("CREATE VIEW v AS SELECT id, e FROM t JOIN UNNEST(s[1]) AS u(e) ON e <> 'x';")
+    assert on["op"] == "project" and on["input"]["op"] == "filter"
+    assert on["input"]["input"]["op"] == "unnest"
+    assert _columns("CREATE VIEW v AS SELECT element FROM t CROSS JOIN UNNEST(a);") == {
+        "element": ("INTEGER", True)
+    }
+
+
+def test_unnest_mistakes() -> None:
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT * FROM t, UNNEST(t.x) AS u(e);") == [
+        ("SQL206", "UNNEST expects an array, found INTEGER")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT * FROM t, UNNEST(t.a) AS u(e, i);") == [
+        ("SQL206", "UNNEST's columns are the element: name 1")
+    ]
+    assert errors_of(
+        DDL + "CREATE VIEW v AS SELECT * FROM t LEFT JOIN UNNEST(t.a) AS u(e) ON TRUE;"
+    ) == [("SQL401", "Not supported yet: LEFT JOIN UNNEST")]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT * FROM UNNEST(ARRAY[1, 2]) AS u(e);") == [
+        ("SQL401", "Not supported yet: UNNEST of no FROM item before it")
+    ]
