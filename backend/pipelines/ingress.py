@@ -8,6 +8,7 @@ import csv
 import datetime as dt
 import decimal
 import io
+import json
 import re
 from collections.abc import Collection, Iterable
 from typing import Any
@@ -274,6 +275,8 @@ def _from_text(sql_type: str, text: str) -> Any:
             return int(text)
         if sql_type in ("REAL", "DOUBLE"):
             return float(text)
+        if sql_type.endswith(ARRAY_SUFFIX):  # a JSON list: `[1, 2, null]`
+            return json.loads(text)
     except ValueError:
         return text  # coerce_value names the problem
     if sql_type == "BOOLEAN":

@@ -198,3 +198,7 @@ def test_an_array_column_takes_a_list_of_its_element_type_or_nulls() -> None:
         normalize_changes(table, [{"ns": 1}])
     with pytest.raises(ApplicationError, match="'ns': expected an integer for INTEGER"):
         normalize_changes(table, [{"ns": [1, "2"]}])
+    csv = 'ns,ds\n"[1, null]",\n'  # a CSV field holds a JSON list
+    assert normalize_changes(table, csv_changes(table, csv)) == [(1, {"ns": [1, None], "ds": None})]
+    with pytest.raises(ApplicationError, match="'ns': expected a list for INTEGER ARRAY"):
+        normalize_changes(table, csv_changes(table, "ns\nnot a list\n"))
