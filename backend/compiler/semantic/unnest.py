@@ -1,7 +1,8 @@
 """`UNNEST(a) [WITH ORDINALITY] AS u(e[, i])` in FROM (docs/dialect.md): after the items
 it reads (`FROM t, UNNEST(t.a) ...`, `t CROSS JOIN UNNEST(...)`, `t JOIN UNNEST(...) ON
 ...`), each row of them once per element of its array: `e`, the element, and `i`, its
-place from 1. A NULL or empty array gives no row (as an inner join with it would)."""
+place from 1. A NULL or empty array gives no row (as an inner join with it would).
+First in FROM, the elements of a constant array."""
 
 from __future__ import annotations
 
@@ -33,16 +34,15 @@ def is_unnest(item: ast.TableFunction) -> bool:
 
 def bind_unnest(
     item: ast.TableFunction, env: Environment, left: Scope | None
-) -> PendingUnnest | None:
+) -> PendingUnnest | plan.Unnest | None:
+    """The UNNEST to join to the items before it; first in FROM (`FROM UNNEST(ARRAY[1,
+    2]) AS u(x)`), the rows of its array, a constant: one row unnested."""
     call = item.call
-    if left is None:
-        env.not_supported("UNNEST of no FROM item before it", item.span)
-        return None
     if len(call.args) != 1:
         env.not_supported("UNNEST of several arrays", item.span)
         return None
     ctx = ExprContext(
-        left, env.diagnostics, env.suggestions, aggregate_clause="FROM", functions=env
+        left or Scope(), env.diagnostics, env.suggestions, aggregate_clause="FROM", functions=env
     )
     array = bind_expr(call.args[0], ctx)
     if array is None:
@@ -63,6 +63,9 @@ def bind_unnest(
     columns = [plan.Field(names[0], array.type.element, True)]
     if item.ordinality:
         columns.append(plan.Field(names[1], types.INTEGER, False))
+    if left is None:
+        one_row = plan.Values(((),), (), item.span)
+        return plan.Unnest(one_row, array, item.ordinality, tuple(columns), item.span)
     return PendingUnnest(array, item.ordinality, tuple(columns), item.span)
 
 

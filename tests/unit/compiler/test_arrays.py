@@ -91,6 +91,13 @@ def test_unnest_mistakes() -> None:
     assert errors_of(
         DDL + "CREATE VIEW v AS SELECT * FROM t LEFT JOIN UNNEST(t.a) AS u(e) ON TRUE;"
     ) == [("SQL401", "Not supported yet: LEFT JOIN UNNEST")]
-    assert errors_of(DDL + "CREATE VIEW v AS SELECT * FROM UNNEST(ARRAY[1, 2]) AS u(e);") == [
-        ("SQL401", "Not supported yet: UNNEST of no FROM item before it")
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT * FROM UNNEST(t.a) AS u(e);") == [
+        ("SQL201", "No table or alias named 't' in FROM")
     ]
+
+
+def test_unnest_first_in_from_is_the_elements_of_a_constant_array() -> None:
+    sql = "CREATE VIEW v AS SELECT * FROM UNNEST(ARRAY[3, NULL]) WITH ORDINALITY AS u(e, i);"
+    assert _columns(sql) == {"e": ("INTEGER", True), "i": ("INTEGER", False)}
+    [unnest] = plan_nodes(_view_plan(sql), "unnest")
+    assert unnest["input"] == {"op": "values", "rows": [[]], "columns": []}
