@@ -28,6 +28,7 @@ from pyspark.sql.functions.builtin import _invoke_function
 from pyspark.sql.window import WindowSpec
 
 from worker.runner.lower import (
+    INTEGRAL,
     WEIGHT,
     LoweringError,
     lower_expr,
@@ -507,7 +508,10 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
             x = F.col(positional(arg_index))
             arg_index += 1
             present_weight = F.when(x.isNotNull(), weight).otherwise(F.lit(0))
-            value = _aggregate_function(function, x, weight, present_weight, agg["distinct"])
+            integral = agg["args"][0]["type"] in INTEGRAL if agg["args"] else False
+            value = _aggregate_function(
+                function, x, weight, present_weight, agg["distinct"], integral
+            )
         outputs.append(_in_type(value, function, agg["type"]))
     grouped = rows.groupBy(*names(key_count)) if key_count else rows.groupBy()
     aliased = [v.alias(f"__a{i}") for i, v in enumerate(outputs)]
@@ -637,7 +641,12 @@ ARG_EXTREMES = {
 
 
 def _aggregate_function(
-    function: str, x: Column, weight: Column, present_weight: Column, distinct: bool
+    function: str,
+    x: Column,
+    weight: Column,
+    present_weight: Column,
+    distinct: bool,
+    integral: bool = False,  # x is an integer (the statistics: `_statistic`)
 ) -> Column:
     if function in ("min", "bool_and"):  # FALSE < TRUE
         return F.min(x)
@@ -651,7 +660,7 @@ def _aggregate_function(
         values = F.collect_set(x.cast("double"))
         total = F.aggregate(values, F.lit(0.0), lambda acc, v: acc + v)
         squares = F.aggregate(values, F.lit(0.0), lambda acc, v: acc + v * v)
-        return _statistic(function, total, squares, F.size(values))
+        return _statistic(function, total, squares, F.size(values), integral)
     if distinct:
         distinct_functions: dict[str, Callable[[Column], Column]] = {
             "count": F.count_distinct,
@@ -673,7 +682,8 @@ def _aggregate_function(
     if function in STATISTICS:
         x = x.cast("double")
         squares = F.sum(F.when(x.isNotNull(), x * x * weight))
-        return _statistic(function, F.sum(F.when(x.isNotNull(), x * weight)), squares, count)
+        total = F.sum(F.when(x.isNotNull(), x * weight))
+        return _statistic(function, total, squares, count, integral)
     raise LoweringError(f"unknown aggregate function {function!r}")
 
 
@@ -687,12 +697,18 @@ def _in_type(value: Column, function: str, sql_type: str) -> Column:
     return value.cast(target)
 
 
-def _statistic(function: str, total: Column, squares: Column, count: Column) -> Column:
+def _statistic(
+    function: str, total: Column, squares: Column, count: Column, integral: bool = False
+) -> Column:
     """A variance or standard deviation of `count` values (NULLs left out) of sum `total`
-    and sum of squares `squares`: the sum of squared deviations is squares - total^2 / n."""
-    deviations = F.greatest(squares - total * total / count, F.lit(0.0))
+    and sum of squares `squares`: the sum of squared deviations is squares - total^2 / n.
+    Of `integral` values, both divisions are whole (cut), as Calcite reduces these
+    aggregates in the argument's type and Feldera computes them: STDDEV_SAMP of the
+    INTEGERs 1 and 2 is 1 (the variance (5 - 9 / 2) / 1 = 1), not 0.707 cut to 0."""
+    cut: Callable[[Column], Column] = F.floor if integral else (lambda value: value)
+    deviations = F.greatest(squares - cut(total * total / count), F.lit(0.0))
     population = function.endswith("_pop")
-    variance = deviations / (count if population else count - 1)
+    variance = cut(deviations / (count if population else count - 1))
     value = F.sqrt(variance) if function.startswith("stddev") else variance
     return F.when(count > (0 if population else 1), value)
 
@@ -994,6 +1010,10 @@ def _window_value(call: Mapping[str, Any], columns: list[str], place: str) -> Co
         return F.size(F.collect_set(args[0]).over(spec))
     if function == "session_close":  # (ts, gap) over a session: SESSION_END's value
         return F.max(args[0]).over(spec) + args[1]
+    if function in STATISTICS and call["args"][0]["type"] in INTEGRAL:  # as `_statistic`
+        x = args[0].cast("double")
+        total, squares, count = F.sum(x).over(spec), F.sum(x * x).over(spec), F.count(x).over(spec)
+        return _statistic(function, total, squares, count, integral=True)
     aggregate = {
         "count_star": lambda: F.count(F.lit(1)),
         "count": lambda: F.count(args[0]),

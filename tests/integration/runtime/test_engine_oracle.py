@@ -518,6 +518,28 @@ def _cut_to_integer(sql: str, *calls: str) -> str:
     return sql
 
 
+def _in_integers(sql: str, *calls: str) -> str:
+    """`sql` with each of `calls` (a variance or standard deviation of the INTEGER x, maybe
+    DISTINCT, maybe OVER a window) as Weir computes it: in whole numbers, as Calcite
+    reduces it and Feldera has it, both divisions cut (DuckDB's are DOUBLE). x is never
+    negative here, so the squares of its distinct values are distinct."""
+    for written in calls:
+        name, rest = written.split("(", 1)
+        distinct = "DISTINCT " if rest.startswith("DISTINCT ") else ""
+        window = written[written.index(")") + 1 :]  # "" or " OVER (...)"
+        n, total = f"COUNT({distinct}x){window}", f"SUM({distinct}x){window}"
+        squares = f"SUM({distinct}x * x){window}"
+        sample = name.endswith("_SAMP")
+        divisor = f"({n} - 1)" if sample else n
+        variance = (
+            f"CASE WHEN {n} > {1 if sample else 0} "
+            f"THEN ({squares} - ({total} * {total}) // {n}) // {divisor} END"
+        )
+        value = f"SQRT({variance})" if name.startswith("STDDEV") else variance
+        sql = sql.replace(written, f"CAST(TRUNC({value}) AS INTEGER)")
+    return sql
+
+
 def _null_compared_last(sql: str) -> str:
     """`sql` with ARG_MAX(id, x * 10 + id) as DuckDB computes Weir's: DuckDB leaves out a
     row whose compared value is NULL, Weir (as Feldera) puts it below every other, so
@@ -534,10 +556,10 @@ COMPILED_ONLY_SQL = dict(COMPILED_ONLY)
 
 
 DUCKDB_SPELLINGS = {
-    "percentiles": _cut_to_integer(
+    "percentiles": _in_integers(
         COMPILED_ONLY_SQL["percentiles"], "STDDEV_SAMP(DISTINCT x)", "VAR_POP(DISTINCT x)"
     ),
-    "statistics": _cut_to_integer(
+    "statistics": _in_integers(
         _null_compared_last(COMPILED_ONLY_SQL["statistics"]),
         "STDDEV_SAMP(x)",
         "STDDEV_POP(x)",
@@ -557,7 +579,7 @@ DUCKDB_SPELLINGS = {
     "window_pair_statistics": COMPILED_ONLY_SQL["window_pair_statistics"].replace(
         "COUNTIF(x < 3)", "COUNT(CASE WHEN x < 3 THEN 1 END)"
     ),
-    "window_statistics": _cut_to_integer(
+    "window_statistics": _in_integers(
         _null_compared_last(COMPILED_ONLY_SQL["window_statistics"]),
         "STDDEV_POP(x) OVER (PARTITION BY g)",
         "VAR_SAMP(x) OVER (PARTITION BY g ORDER BY id, x ROWS 2 PRECEDING)",

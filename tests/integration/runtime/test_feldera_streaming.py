@@ -142,3 +142,22 @@ def test_round_and_truncate_to_a_column_s_digits_are_not_monotone(spark: SparkSe
                 [("delete", {"c": 1}), ("insert", {"c": 2})],
                 [("delete", {"c": 2}), ("insert", {"c": 3})],
             ], (function, lateness)
+
+
+def test_an_integer_standard_deviation_is_computed_in_whole_numbers(spark: SparkSession) -> None:
+    """StarJoinOptOutIncrementalTests (starJoinFlatmapOptOutTest): STDDEV of the INTEGERs 1
+    and 2 is 1, Calcite's reduction in the argument's type ((5 - 9 / 2) / 1, whole
+    divisions), not 0.707 cut to 0. Over a window too, and with DISTINCT."""
+    program = """
+        CREATE TABLE T(x INT, y INT);
+        CREATE VIEW V AS SELECT y, MIN(x) AS mn, MAX(x) AS mx, STDDEV(x) AS sd,
+          ARG_MAX(y, x) AS am, STDDEV(DISTINCT x) AS sdd FROM T GROUP BY y HAVING y > 1;
+        CREATE VIEW W AS SELECT x, STDDEV_SAMP(x) OVER (PARTITION BY y) AS s FROM T
+          WHERE y = 2;"""
+    steps = [_rows("T", {"x": 0, "y": 0}, {"x": 1, "y": 2}, {"x": 2, "y": 2})]
+    assert _changes_by_step(spark, program, steps, "v") == [
+        [("insert", {"y": 2, "mn": 1, "mx": 2, "sd": 1, "am": 2, "sdd": 1})]
+    ]
+    assert _changes_by_step(spark, program, steps, "w") == [
+        [("insert", {"x": 1, "s": 1}), ("insert", {"x": 2, "s": 1})]
+    ]
