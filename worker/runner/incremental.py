@@ -600,21 +600,23 @@ def _percentile(
 
 def _compared(a: Column, b: Column, keys: list[tuple[str, Mapping[str, Any]]]) -> Column:
     """-1, 0 or 1 as struct `a` sorts before, with or after `b` by the fields `keys`
-    name, each as its plan sort key orders it (direction, NULLs' place)."""
-    result: Column = F.lit(0)
-    for name, key in reversed(keys):  # the first key decides, then the next, ...
+    name, each as its plan sort key orders it (direction, NULLs' place): the first key
+    that tells them apart decides. Each key's comparison appears once, so the
+    expression grows with the keys, not with 2 to their number."""
+    differences = []
+    for name, key in keys:
         x, y = a.getField(name), b.getField(name)
         before = F.lit(-1 if not key["descending"] else 1)
         nulls = F.lit(-1 if key["nulls_first"] else 1)
-        result = (
-            F.when(x.isNull() & y.isNull(), result)
+        compared = (
+            F.when(x.isNull() & y.isNull(), F.lit(None))
             .when(x.isNull(), nulls)
             .when(y.isNull(), -nulls)
             .when(x < y, before)
             .when(x > y, -before)
-            .otherwise(result)
         )
-    return result
+        differences.append(compared)  # NULL where the key does not tell them apart
+    return F.coalesce(*differences, F.lit(0))
 
 
 def _arg_extreme(pick: Callable[[Column, Column], Column], largest: bool) -> Callable[..., Column]:

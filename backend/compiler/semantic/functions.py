@@ -395,7 +395,8 @@ def _array_function(
         return plan.Call(name, args, array.type.element, True, span)
     if name == "array_contains":
         if not types.comparable(array.type.element, args[1].type):
-            _mismatch(diagnostics, f"ARRAY_CONTAINS cannot look for a {args[1].type}", args[1])
+            message = f"ARRAY_CONTAINS looks for a {array.type.element} in this array"
+            _mismatch(diagnostics, message, args[1])
             return None
         return plan.Call(name, args, types.BOOLEAN, nullable, span)
     return plan.Call("cardinality", args, types.INTEGER, nullable, span)
