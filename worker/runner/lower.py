@@ -423,10 +423,13 @@ def _to_places(
     precision, scale = INTEGER_DIGITS.get(sql_type, 0), 0
     if sql_type.startswith("DECIMAL"):
         precision, scale = (int(part) for part in sql_type[8:-1].split(","))
-    result = F.when(n.isNull(), F.lit(None)).when(n >= scale, x)
+    # Each branch in x's type: Spark's common type of DECIMAL(38,2) and DECIMAL(38,0)
+    # would drop a digit of the scale (SUM's type: 19.75 came back 19.8).
+    same = spark_type(sql_type)
+    result = F.when(n.isNull(), F.lit(None).cast(same)).when(n >= scale, x.cast(same))
     for k in range(scale - 1, scale - precision - 1, -1):
-        result = result.when(n == k, cut(x, k))
-    return result.otherwise(F.lit(0))
+        result = result.when(n == k, cut(x, k).cast(same))
+    return result.otherwise(F.lit(0).cast(same))
 
 
 def toward_zero(x: Column, places: int) -> Column:
