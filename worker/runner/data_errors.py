@@ -1,5 +1,6 @@
 """Errors a step raises on its data: SQL data exceptions (SQLSTATE class 22), such as
-a division by zero, a cast of text that is no number, or an overflow.
+a division by zero, a cast of text that is no number, or an overflow; and the checks
+of Weir's own functions (ELEMENT of an array of more than one element).
 
 Such an error fails the step whatever Weir does: the program must change (a
 NULLIF, a CASE) or the data. It is reported in one line, as Spark words it less
@@ -12,6 +13,7 @@ import re
 from pyspark.errors import PySparkException
 
 DATA_EXCEPTION = "22"  # the SQLSTATE class
+RAISED_BY_WEIR = "P0001"  # raise_error: a function's own check, ELEMENT's of its array
 SPARK_ADVICE = re.compile(r"\btry_\w+|spark\.sql\.|SQLSTATE")
 
 
@@ -21,7 +23,7 @@ def data_error(error: BaseException) -> str | None:
     if not isinstance(error, PySparkException):
         return None
     state = error.getSqlState()
-    if state is None or not state.startswith(DATA_EXCEPTION):
+    if state is None or not (state.startswith(DATA_EXCEPTION) or state == RAISED_BY_WEIR):
         return None
     first_line = str(error).strip().splitlines()[0]
     sentences = re.split(r"(?<=\.) ", first_line)

@@ -508,6 +508,25 @@ def _overlay(args: list[Column], raw: list[Mapping[str, Any]]) -> Column:
 
 
 Scalar = Callable[[list[Column], list[Mapping[str, Any]]], Column]
+
+
+def _element(a: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """An array's one element; NULL for an empty (or NULL) array; more than one fails the
+    step, as Feldera's ELEMENT does."""
+    size = F.size(a[0])  # -1 or NULL for a NULL array
+    many = F.raise_error(F.lit("ELEMENT() of an array of more than one element."))
+    return F.when(size == 1, F.element_at(a[0], 1)).when(size > 1, many)
+
+
+def _array_to_string(a: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """The strings of an array joined by a separator; a NULL element is left out, or
+    written as the third argument where it is given and not NULL."""
+    joined = F.call_function("array_join", a[0], a[1])
+    if len(a) == 2:
+        return joined
+    return F.when(a[2].isNull(), joined).otherwise(F.call_function("array_join", *a))
+
+
 SCALAR: dict[str, Scalar] = {
     "tumble_start": _tumble_start,
     "tumble_end": _tumble_end,
@@ -601,7 +620,29 @@ SCALAR: dict[str, Scalar] = {
     # From 1, NULL past either end (Spark's counts from the end below 0, fails at 0).
     "item": lambda a, r: F.when(a[1] >= 1, F.try_element_at(a[0], a[1])),
     "cardinality": lambda a, r: F.when(a[0].isNotNull(), F.size(a[0])),
-    "array_contains": lambda a, r: F.array_contains(a[0], a[1]),
+    # FALSE where only a NULL element could match (Spark's is NULL there), as in Feldera.
+    "array_contains": lambda a, r: F.when(
+        a[0].isNotNull() & a[1].isNotNull(), F.coalesce(F.array_contains(a[0], a[1]), F.lit(False))
+    ),
+    "array_position": lambda a, r: F.call_function("array_position", a[0], a[1]),
+    "array_remove": lambda a, r: F.call_function("array_remove", a[0], a[1]),
+    "array_append": lambda a, r: F.array_append(a[0], a[1]),
+    "array_prepend": lambda a, r: F.array_prepend(a[0], a[1]),
+    "array_compact": lambda a, r: F.array_compact(a[0]),
+    "array_distinct": lambda a, r: F.array_distinct(a[0]),  # the first of each, in order
+    "array_reverse": lambda a, r: F.reverse(a[0]),
+    # NULL elements first ascending, last descending: the smallest, as in Feldera.
+    "sort_array": lambda a, r: F.sort_array(a[0], asc=len(r) == 1 or bool(r[1]["value"])),
+    "array_max": lambda a, r: F.array_max(a[0]),
+    "array_min": lambda a, r: F.array_min(a[0]),
+    "element": _element,
+    "array_concat": lambda a, r: F.concat(*a),
+    "array_except": lambda a, r: F.array_except(a[0], a[1]),
+    "array_intersect": lambda a, r: F.array_intersect(a[0], a[1]),
+    "array_union": lambda a, r: F.array_union(a[0], a[1]),
+    "arrays_overlap": lambda a, r: F.arrays_overlap(a[0], a[1]),
+    "array_repeat": lambda a, r: F.call_function("array_repeat", a[0], a[1]),
+    "array_to_string": _array_to_string,
     "overlay": _overlay,
     "field": _field,
 }

@@ -53,16 +53,40 @@ PARSED_TYPES = {
     "parse_time": types.TIME,
 }
 
-# Arrays (Feldera's): ARRAY[x, ...] (the `array` function), a[i] (ITEM(a, i): the i-th
-# element, from 1; NULL past the end), CARDINALITY(a) (ARRAY_LENGTH too) and
-# ARRAY_CONTAINS(a, x).
+# Arrays (Feldera's, docs/dialect.md): ARRAY[x, ...] (the `array` function), a[i] (ITEM(a,
+# i): the i-th element, from 1; NULL past the end) and the functions of arrays.
 ARRAY_FUNCTIONS: dict[str, Arity] = {
     "array": Arity(1, None),
     "item": Arity(2, 2),
     "cardinality": Arity(1, 1),
     "array_length": Arity(1, 1),
+    "array_size": Arity(1, 1),
     "array_contains": Arity(2, 2),
+    "array_position": Arity(2, 2),
+    "array_remove": Arity(2, 2),
+    "array_append": Arity(2, 2),
+    "array_prepend": Arity(2, 2),
+    "array_compact": Arity(1, 1),
+    "array_distinct": Arity(1, 1),
+    "array_reverse": Arity(1, 1),
+    "sort_array": Arity(1, 2),
+    "array_max": Arity(1, 1),
+    "array_min": Arity(1, 1),
+    "element": Arity(1, 1),
+    "array_concat": Arity(1, None),
+    "array_except": Arity(2, 2),
+    "array_intersect": Arity(2, 2),
+    "array_union": Arity(2, 2),
+    "arrays_overlap": Arity(2, 2),
+    "array_repeat": Arity(2, 2),
+    "array_to_string": Arity(2, 3),
+    "array_join": Arity(2, 3),
 }
+# Array functions by what they give: the array's own type, one of its elements, or
+# (of arrays of a common element type) an array of that type.
+SAME_ARRAY = {"array_compact", "array_distinct", "array_reverse", "sort_array"}
+ARRAY_ELEMENT = {"array_max", "array_min", "element"}
+ARRAYS_COMBINED = {"array_concat", "array_except", "array_intersect", "array_union"}
 
 SCALAR_FUNCTIONS: dict[str, Arity] = {
     **ARRAY_FUNCTIONS,
@@ -367,39 +391,114 @@ def _same_type(nullable_result: bool, ignoring_nulls: bool = False) -> Typing:
 def _array_function(
     name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:
-    """ARRAY_FUNCTIONS: the array first (but for ARRAY[...], whose elements need a common
-    type: the array's is an array of it)."""
-    if name == "array":
-        element: SqlType = args[0].type
-        for arg in args[1:]:
-            common = types.common_type(element, arg.type)
-            if common is None:
-                _mismatch(diagnostics, "ARRAY[...] elements need a common type", arg)
-                return None
-            element = common
-        if types.is_null(element):
-            _mismatch(diagnostics, "ARRAY[...] needs an element that is not NULL", args[0])
-            return None
-        return plan.Call(name, args, types.array_of(element), False, span)
+    """ARRAY_FUNCTIONS: the array first (but for ARRAY[...] and ARRAY_REPEAT, which make
+    one of their element). An element added to or looked for in an array, and arrays
+    combined, are cast to a common element type: ARRAY_APPEND(ARRAY[1, 2], 3.5) is a
+    DECIMAL array."""
+    if name in ("array", "array_repeat"):
+        return _new_array(name, args, span, diagnostics)
     array = args[0]
     if not types.is_array(array.type):
         _mismatch(diagnostics, f"{name.upper()} expects an array", array)
         return None
-    assert array.type.element is not None
+    element = array.type.element
+    assert element is not None
     nullable = any(arg.nullable for arg in args)
+    if name in ("cardinality", "array_length", "array_size"):
+        return plan.Call("cardinality", args, types.INTEGER, nullable, span)
     if name == "item":
-        index = args[1]
-        if not types.is_integer(index.type):
-            _mismatch(diagnostics, "An array's index must be an integer", index)
+        if not types.is_integer(args[1].type):
+            _mismatch(diagnostics, "An array's index must be an integer", args[1])
             return None
-        return plan.Call(name, args, array.type.element, True, span)
-    if name == "array_contains":
-        if not types.comparable(array.type.element, args[1].type):
-            message = f"ARRAY_CONTAINS looks for a {array.type.element} in this array"
-            _mismatch(diagnostics, message, args[1])
+        return plan.Call(name, args, element, True, span)
+    if name in SAME_ARRAY:
+        if len(args) == 2 and not (
+            isinstance(args[1], plan.Literal) and args[1].type == types.BOOLEAN
+        ):
+            _mismatch(diagnostics, "SORT_ARRAY's order must be TRUE or FALSE", args[1])
             return None
-        return plan.Call(name, args, types.BOOLEAN, nullable, span)
-    return plan.Call("cardinality", args, types.INTEGER, nullable, span)
+        return plan.Call(name, args, array.type, array.nullable, span)
+    if name in ARRAY_ELEMENT:
+        return plan.Call(name, args, element, True, span)
+    if name in ("array_to_string", "array_join"):
+        if not types.is_string(element):
+            _mismatch(diagnostics, f"{name.upper()} joins an array of strings", array)
+            return None
+        for text in args[1:]:
+            if not (types.is_string(text.type) or types.is_null(text.type)):
+                _mismatch(diagnostics, f"{name.upper()} joins with a string", text)
+                return None
+        return plan.Call("array_to_string", args, types.VARCHAR, nullable, span)
+    if name in ARRAYS_COMBINED or name == "arrays_overlap":
+        return _arrays_combined(name, args, span, diagnostics)
+    return _array_and_element(name, array, args[1], span, diagnostics)
+
+
+def _new_array(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """ARRAY[x, ...] (of the elements' common type) and ARRAY_REPEAT(x, n)."""
+    elements = args if name == "array" else args[:1]
+    element: SqlType = elements[0].type
+    for arg in elements[1:]:
+        common = types.common_type(element, arg.type)
+        if common is None:
+            _mismatch(diagnostics, "ARRAY[...] elements need a common type", arg)
+            return None
+        element = common
+    if types.is_null(element):
+        _mismatch(diagnostics, f"{name.upper()} needs an element that is not NULL", args[0])
+        return None
+    if name == "array":
+        return plan.Call(name, args, types.array_of(element), False, span)
+    if not types.is_integer(args[1].type):
+        _mismatch(diagnostics, "ARRAY_REPEAT's count must be an integer", args[1])
+        return None
+    return plan.Call(name, args, types.array_of(element), args[1].nullable, span)
+
+
+def _arrays_combined(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """ARRAY_CONCAT, ARRAY_EXCEPT, ARRAY_INTERSECT, ARRAY_UNION and ARRAYS_OVERLAP: arrays
+    of a common element type; NULL where any is."""
+    result: SqlType = args[0].type
+    for arg in args[1:]:
+        common = types.common_type(result, arg.type) if types.is_array(arg.type) else None
+        if common is None:
+            _mismatch(diagnostics, f"{name.upper()} needs arrays of a common type", arg)
+            return None
+        result = common
+    cast = tuple(_as_type(arg, result) for arg in args)
+    if name == "arrays_overlap":  # NULL too where only NULL elements could be common
+        return plan.Call(name, cast, types.BOOLEAN, True, span)
+    return plan.Call(name, cast, result, any(arg.nullable for arg in args), span)
+
+
+def _array_and_element(
+    name: str, array: plan.Expr, value: plan.Expr, span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """ARRAY_CONTAINS, ARRAY_POSITION and ARRAY_REMOVE (NULL where the value is) and
+    ARRAY_APPEND and ARRAY_PREPEND (which add a NULL value to the array)."""
+    element = array.type.element
+    assert element is not None
+    common = types.common_type(element, value.type)
+    if common is None:
+        _mismatch(diagnostics, f"{name.upper()} needs a value of type {element}", value)
+        return None
+    args = (_as_type(array, types.array_of(common)), _as_type(value, common))
+    if name in ("array_append", "array_prepend"):
+        return plan.Call(name, args, types.array_of(common), array.nullable, span)
+    nullable = array.nullable or value.nullable
+    if name == "array_position":
+        return plan.Call(name, args, types.BIGINT, nullable, span)
+    if name == "array_remove":
+        return plan.Call(name, args, types.array_of(common), nullable, span)
+    return plan.Call(name, args, types.BOOLEAN, nullable, span)
+
+
+def _as_type(expr: plan.Expr, sql_type: SqlType) -> plan.Expr:
+    return expr if expr.type == sql_type else plan.Cast(expr, sql_type, expr.nullable, expr.span)
 
 
 def _datetime(result: SqlType) -> Typing:

@@ -114,7 +114,7 @@ def _cast_shorthand(c: Cursor, operand: ast.Expr) -> ast.Expr:
     `a[i]`, an array's i-th element, which binds as tightly."""
     while c.current.is_symbol("::") or c.current.is_symbol("["):
         if c.accept_symbol("["):  # a[i]: Calcite's ITEM operator, the i-th element
-            index = parse_expr(c)
+            index = _from_offset(parse_expr(c))
             c.expect_symbol("]")
             span = Span(operand.span.start, c.previous_end)
             item = ast.Identifier("item", False, Span(operand.span.end, c.previous_end))
@@ -124,6 +124,20 @@ def _cast_shorthand(c: Cursor, operand: ast.Expr) -> ast.Expr:
         type_name = parse_type_name(c)
         operand = ast.Cast(operand, type_name, Span(operand.span.start, c.previous_end))
     return operand
+
+
+def _from_offset(index: ast.Expr) -> ast.Expr:
+    """`a[SAFE_OFFSET(i)]` (BigQuery's, in Feldera) counts from 0, NULL outside the array:
+    `a[i + 1]`."""
+    if (
+        isinstance(index, ast.FunctionCall)
+        and index.name.value == "safe_offset"
+        and len(index.args) == 1
+        and not index.star
+    ):
+        one = ast.NumberLiteral("1", "integer", index.name.span)
+        return ast.BinaryOp("+", index.args[0], one, index.name.span, index.span)
+    return index
 
 
 def _infix(c: Cursor, left: ast.Expr, min_precedence: int) -> ast.Expr | None:

@@ -3,9 +3,11 @@ test_arr, test_arr_unnest): a[i] from 1 and NULL past the end, UNNEST WITH ORDIN
 keeping NULL elements and giving no row for a NULL array; then a delete takes a row's
 elements away, through an aggregate over them too."""
 
+import pytest
 from pyspark.sql import SparkSession
 
 from tests.integration.runtime.replays import as_text, contents_after_steps
+from worker.replay import ReplayStepError
 
 PROGRAM = """
 CREATE TABLE array_int_var_tbl(id INT, c1_arr INT ARRAY, c2_arr INT ARRAY NOT NULL,
@@ -66,3 +68,80 @@ def test_array_columns_as_feldera_expects_and_after_a_delete(spark: SparkSession
     assert first["sums"] == [{"total": 24, "n": 8}]  # NULL elements are rows too
     assert second["arr_unnest_int1"] == first["arr_unnest_int1"][3:]
     assert second["sums"] == [{"total": 15, "n": 5}]
+
+
+# Feldera's ArrayFunctionsTests: each call with the value Feldera's test expects.
+FUNCTION_CALLS = {
+    "array_append(ARRAY [1, 2], null::int)": [1, 2, None],
+    "array_append(ARRAY [1, 2], 3.5)": ["1.0", "2.0", "3.5"],
+    "array_prepend(ARRAY [2.5, 3.5], null::int)": [None, "2.5", "3.5"],
+    "array_repeat(2.1, 3)": ["2.1", "2.1", "2.1"],
+    "array_repeat(3, -1)": [],
+    "array_position(ARRAY [2, 4, 6, 8, null], 4)": 2,
+    "array_position(ARRAY [2, 4, 6, 8, null], 3)": 0,
+    "array_position(ARRAY [2, 4, 6, 8], null)": None,
+    "array_contains(ARRAY [2, 4, 6, 8, null], 3)": False,
+    "array_contains(ARRAY [null, 2, 2, 6, 6, 8, 2], null)": None,
+    "array_remove(ARRAY [null, 2, 2, 6, 6, 8, 2], 2)": [None, 6, 6, 8],
+    "array_remove(ARRAY [1, 2, 3], null)": None,
+    "sort_array(ARRAY [7, 1, null, 4, null, 3], false)": [7, 4, 3, 1, None, None],
+    "sort_array(ARRAY [7, 1, null, 4, null, 3], true)": [None, None, 1, 3, 4, 7],
+    "sort_array(ARRAY [true, false, null])": [None, False, True],
+    "array_distinct(ARRAY [null, 1, null, 2, 3])": [None, 1, 2, 3],
+    "array_compact(ARRAY [1, 2, 3.1, null])": ["1.0", "2.0", "3.1"],
+    "array_compact(ARRAY [NULL::int])": [],
+    "array_reverse(ARRAY [1, 2, 3, null])": [None, 3, 2, 1],
+    "array_max(ARRAY [9, 1, 2, 4, 8, null])": 9,
+    "array_min(ARRAY [9, 1, 2, 4, 8, null])": 1,
+    "array_size(ARRAY [1, 2, 3])": 3,
+    # the examples of Feldera's documentation (array.md)
+    "array_concat(ARRAY [1, 2, 3], ARRAY [4])": [1, 2, 3, 4],
+    "array_except(ARRAY [1, 2, 3], ARRAY [3, 1, 4])": [2],
+    "array_intersect(ARRAY [1, 2, 3], ARRAY [3, 1, 4])": [1, 3],
+    "array_union(ARRAY [1, 2, 3], ARRAY [3, 1, 4])": [1, 2, 3, 4],
+    "arrays_overlap(ARRAY [1, 2, 3], ARRAY [3, 4, 5])": True,
+    "array_to_string(ARRAY ['1', '2', '3', NULL, '5'], ',', '*')": "1,2,3,*,5",
+    "array_join(ARRAY ['1', NULL, '5'], ',')": "1,5",
+    "element(ARRAY [2])": 2,
+    "ARRAY [2, 3][SAFE_OFFSET(1)]": 3,
+    "ARRAY [2, 3][SAFE_OFFSET(2)]": None,
+}
+ROWS_PROGRAM = """
+CREATE TABLE t (id INT NOT NULL, a INT ARRAY, x INT);
+CREATE VIEW calls AS SELECT {calls} FROM t WHERE id = 0;
+CREATE VIEW by_row AS SELECT id, ARRAY_APPEND(a, x) AS appended, ARRAY_REMOVE(a, x) AS removed,
+  ARRAY_POSITION(a, x) AS pos, SORT_ARRAY(a, FALSE) AS sorted, ELEMENT(ARRAY_DISTINCT(ARRAY_COMPACT(a))) AS one
+  FROM t WHERE id > 0;
+"""
+
+
+def test_array_functions_give_feldera_s_values_and_follow_their_rows(spark: SparkSession) -> None:
+    calls = ", ".join(f"{call} AS c{i}" for i, call in enumerate(FUNCTION_CALLS))
+    rows = [
+        {"id": 0, "a": None, "x": None},
+        {"id": 1, "a": [2, 2, None], "x": 2},
+        {"id": 2, "a": [5, 5], "x": None},
+        {"id": 3, "a": None, "x": 1},
+    ]
+    first, second = contents_after_steps(
+        spark,
+        ROWS_PROGRAM.format(calls=calls),
+        [{"t": [{"insert": row} for row in rows]}, {"t": [{"delete": rows[1]}]}],
+        order=lambda row: row.get("id", 0),
+    )
+    [values] = first["calls"]
+    assert {call: values[f"c{i}"] for i, call in enumerate(FUNCTION_CALLS)} == FUNCTION_CALLS
+    assert first["by_row"] == [
+        {"id": 1, "appended": [2, 2, None, 2], "removed": [None], "pos": 1,
+         "sorted": [2, 2, None], "one": 2},
+        {"id": 2, "appended": [5, 5, None], "removed": None, "pos": None, "sorted": [5, 5],
+         "one": 5},
+        {"id": 3, "appended": None, "removed": None, "pos": None, "sorted": None, "one": None},
+    ]  # fmt: skip
+    assert second["by_row"] == first["by_row"][1:]
+
+
+def test_element_of_an_array_of_two_fails_the_step(spark: SparkSession) -> None:
+    program = "CREATE TABLE t (a INT ARRAY);\nCREATE VIEW v AS SELECT ELEMENT(a) AS e FROM t;"
+    with pytest.raises(ReplayStepError, match=r"ELEMENT\(\) of an array of more than one"):
+        contents_after_steps(spark, program, [{"t": [{"insert": {"a": [1, 2]}}]}])

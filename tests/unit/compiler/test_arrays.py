@@ -43,6 +43,56 @@ def test_array_columns_elements_and_functions_have_their_types() -> None:
     }
 
 
+def test_array_functions_types_and_the_common_element_type() -> None:
+    assert _columns(
+        "CREATE VIEW v AS SELECT ARRAY_APPEND(a, 3.5) AS app, ARRAY_PREPEND(a, x) AS pre, "
+        "ARRAY_POSITION(a, x) AS pos, ARRAY_REMOVE(a, 1) AS rem, ARRAY_SIZE(s) AS n, "
+        "SORT_ARRAY(s, FALSE) AS sorted, ARRAY_DISTINCT(a) AS dist, ARRAY_MAX(a) AS top, "
+        "ELEMENT(s) AS one, ARRAY_CONCAT(a, ARRAY[1.5]) AS cat, ARRAYS_OVERLAP(a, a) AS ov, "
+        "ARRAY_REPEAT(id, 2) AS rep, ARRAY_TO_STRING(s[1], ',') AS joined, "
+        "a[SAFE_OFFSET(0)] AS first FROM t;"
+    ) == {
+        "app": ("DECIMAL(11,1) ARRAY", True),  # NULL where the array is
+        "pre": ("INTEGER ARRAY", True),
+        "pos": ("BIGINT", True),
+        "rem": ("INTEGER ARRAY", True),
+        "n": ("INTEGER", False),
+        "sorted": ("VARCHAR ARRAY ARRAY", False),
+        "dist": ("INTEGER ARRAY", True),
+        "top": ("INTEGER", True),
+        "one": ("VARCHAR ARRAY", True),
+        "cat": ("DECIMAL(11,1) ARRAY", True),
+        "ov": ("BOOLEAN", True),
+        "rep": ("INTEGER ARRAY", False),
+        "joined": ("VARCHAR", True),
+        "first": ("INTEGER", True),
+    }
+    # a[SAFE_OFFSET(i)] is a[i + 1]
+    [project] = plan_nodes(
+        _view_plan("CREATE VIEW v AS SELECT a[SAFE_OFFSET(x)] FROM t;"), "project"
+    )
+    index = project["exprs"][0]["args"][1]
+    assert (index["function"], index["args"][1]["value"]) == ("add", 1)
+
+
+def test_array_function_mistakes() -> None:
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT ARRAY_APPEND(a, 'x') FROM t;") == [
+        ("SQL206", "ARRAY_APPEND needs a value of type INTEGER, found VARCHAR")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT ARRAY_UNION(a, s) FROM t;") == [
+        ("SQL206", "ARRAY_UNION needs arrays of a common type, found VARCHAR ARRAY ARRAY")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT ARRAY_TO_STRING(a, ',') FROM t;") == [
+        ("SQL206", "ARRAY_TO_STRING joins an array of strings, found INTEGER ARRAY")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT SORT_ARRAY(a, id > 1) FROM t;") == [
+        ("SQL206", "SORT_ARRAY's order must be TRUE or FALSE, found BOOLEAN")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT ARRAY_REPEAT(1, 'x') FROM t;") == [
+        ("SQL206", "ARRAY_REPEAT's count must be an integer, found VARCHAR")
+    ]
+
+
 def test_array_mistakes_are_type_errors() -> None:
     assert errors_of(DDL + "CREATE VIEW v AS SELECT x[1] FROM t;") == [
         ("SQL206", "ITEM expects an array, found INTEGER")
