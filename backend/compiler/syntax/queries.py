@@ -230,8 +230,11 @@ def _group_by(c: Cursor) -> ast.Clause | None:
 
 
 def _group_by_item(c: Cursor) -> ast.Expr:
-    """An expression, or GROUPING SETS (...), ROLLUP (...) or CUBE (...) as its sets."""
+    """An expression, or GROUPING SETS (...), ROLLUP (...) or CUBE (...) as its sets;
+    `()` is the one empty set (GROUP BY () is the grand total, as without GROUP BY)."""
     start = c.current.start
+    if c.at_symbol("(") and c.peek().is_symbol(")"):
+        return ast.GroupingSets((_grouping_set(c),), Span(start, c.previous_end))
     if c.at_word("grouping") and c.peek().is_word("sets"):
         c.advance()
         c.advance()

@@ -44,6 +44,16 @@ def test_each_set_is_an_aggregate_of_a_union(group_by: str, sets: list[int]) -> 
     assert len(plan_nodes(query, "union")) == 1
 
 
+def test_group_by_empty_parentheses_is_the_grand_total() -> None:
+    """`GROUP BY ()` (Calcite's AggTests): the one empty set, a row even over no rows, as
+    without GROUP BY; beside other keys it adds none."""
+    for group_by in ("()", "DISTINCT ()"):
+        query, _ = _view(f"SELECT COUNT(*) AS n FROM t WHERE b = 20 GROUP BY {group_by}")
+        assert _sets(query) == [0]
+    query, _ = _view("SELECT a, COUNT(*) AS n FROM t GROUP BY a, ()")
+    assert _sets(query) == [1]
+
+
 def test_a_key_some_set_leaves_out_is_nullable() -> None:
     _, nullable = _view("SELECT a, b, SUM(b) AS s FROM t GROUP BY a, ROLLUP(b)")
     assert nullable == {"a": False, "b": True, "s": True}
