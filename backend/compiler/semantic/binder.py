@@ -320,7 +320,10 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> Outcome:
         spans = tuple(column.span for column in statement.columns)
         bound = with_column_names(bound, names)
     stars = frozenset() if statement.columns else _star_spans(statement.query)
-    if not _check_distinct_names(names, spans, stars, env):
+    unique = _star_names_made_unique(names, spans, stars)
+    if unique != names:
+        names, bound = unique, with_column_names(bound, unique)
+    if not _check_distinct_names(names, spans, env):
         return Outcome()
     emit_final = _emit_final(statement, properties, names, env)
     columns = attach_lateness(
@@ -355,25 +358,44 @@ def _bind_view(statement: stmt.CreateView, env: Environment) -> Outcome:
     return Outcome(relation, view)
 
 
+def _star_names_made_unique(
+    names: tuple[str, ...], spans: tuple[Span, ...], stars: frozenset[Span]
+) -> tuple[str, ...]:
+    """A column a `*` gives under a name taken before it gets a number, as Calcite (and so
+    Feldera) names it: `SELECT * FROM a JOIN b` over two columns `id` gives `id` and
+    `id0` (then `id1`, ...). Names written out twice stay an error (SQL205).
+
+    >>> _star_names_made_unique(("id", "x", "id", "id"), (Span(0, 1),) * 4,
+    ...                         frozenset({Span(0, 1)}))
+    ('id', 'x', 'id0', 'id1')
+    """
+    taken: set[str] = set()
+    unique = []
+    for name, span in zip(names, spans, strict=True):
+        if name in taken and span in stars:
+            attempt = 0
+            while f"{name}{attempt}" in taken or f"{name}{attempt}" in names:
+                attempt += 1
+            name = f"{name}{attempt}"
+        taken.add(name)
+        unique.append(name)
+    return tuple(unique)
+
+
 def _check_distinct_names(
-    names: tuple[str, ...], spans: tuple[Span, ...], stars: frozenset[Span], env: Environment
+    names: tuple[str, ...], spans: tuple[Span, ...], env: Environment
 ) -> bool:
-    """`stars`: the spans of the `*` items that gave columns (a join's `*` gives the
-    columns of both sides, which may share names)."""
     first: dict[str, Span] = {}
     distinct = True
     for name, span in zip(names, spans, strict=True):
         if name in first:
-            hint = "give each column its own name with AS"
-            if span in stars:
-                hint = f"list the columns instead of *, one '{name}' renamed with AS"
             env.report(
                 error(
                     Code.DUPLICATE_COLUMN,
                     f"Duplicate column '{name}' in the view",
                     span,
                     notes=(Note(f"'{name}' is first defined here", first[name]),),
-                    hint=hint,
+                    hint="give each column its own name with AS",
                 )
             )
             distinct = False

@@ -63,6 +63,18 @@ def test_view_column_list_renames_the_query_output() -> None:
     assert [c["name"] for c in view["query"]["columns"]] == ["a", "b", "c", "d"]
 
 
+def test_a_star_over_a_join_numbers_the_names_taken_before_as_calcite_does() -> None:
+    """Feldera's Postgres CASE tests: `SELECT * FROM a, b` over two `i` columns."""
+    plan = plan_of(
+        "CREATE TABLE a (i INT, f DOUBLE);\nCREATE TABLE b (i INT, j INT, i0 INT);\n"
+        "CREATE VIEW v AS SELECT * FROM a, b, a AS c WHERE COALESCE(a.i, b.i) = 2"
+    )
+    (view,) = plan["views"]
+    assert [c["name"] for c in view["columns"]] == ["i", "f", "i1", "j", "i0", "i2", "f0"]
+    written_twice = compile_program(ORDERS + "CREATE VIEW v AS SELECT id, id FROM orders")
+    assert [d.code for d in written_twice.diagnostics] == ["SQL205"]
+
+
 def test_nullability_follows_the_expressions() -> None:
     query = view_query(
         ORDERS + "CREATE VIEW v AS SELECT id + 1 AS a, amount + 1 AS b, status IS NULL AS c, "
