@@ -902,12 +902,17 @@ def _bind_args(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> None:
 
 def _grouping_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
     """GROUPING(k, ...): its keys are checked, and its value made, as a grouped SELECT
-    is lifted over its aggregate (semantic/grouping.py)."""
+    is lifted over its aggregate (semantic/grouping.py); so is GROUP_ID()'s."""
     shown = call.name.value.upper()
     if ctx.aggregates is None:
         message = f"{shown}(...) is allowed only in the SELECT list or HAVING of a grouped query"
         ctx.report(Code.AGGREGATE_MISUSE, message, call.span)
         return None
+    if call.name.value == "group_id":  # Calcite's: which repeat of its grouping set a row's is
+        if call.star or call.distinct or call.args or call.filter is not None:
+            ctx.report(Code.UNKNOWN_FUNCTION, "GROUP_ID takes no arguments", call.span)
+            return None
+        return plan.Call("group_id", (), types.BIGINT, False, call.span)
     if call.star or call.distinct or not call.args or call.filter is not None:
         ctx.report(Code.UNKNOWN_FUNCTION, f"{shown} expects GROUP BY keys", call.span)
         return None

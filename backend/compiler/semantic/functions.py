@@ -194,7 +194,7 @@ NOT_YET_FUNCTIONS = frozenset((
 ))
 # GROUPING(k, ...) (GROUPING_ID is the same, as in Calcite): which of the keys the
 # group's grouping set leaves out, as bits (semantic/grouping.py).
-GROUPING_FUNCTIONS = frozenset(("grouping", "grouping_id"))
+GROUPING_FUNCTIONS = frozenset(("grouping", "grouping_id", "group_id"))
 # fmt: on
 
 # Bare words that SQL treats as functions without parentheses.

@@ -77,7 +77,7 @@ def distinct_keys(
 # several windows) and SESSION's (a row's session depends on the rows around it).
 GROUPED_WINDOW_CALLS = tuple(f"{w}_{part}" for w in GROUPED_WINDOWS for part in ("start", "end"))
 # Calls that only a grouped query's keys give a value.
-GROUPED_ONLY = (*GROUPED_WINDOW_CALLS, "grouping")
+GROUPED_ONLY = (*GROUPED_WINDOW_CALLS, "grouping", "group_id")
 
 
 def hopped(
@@ -118,6 +118,8 @@ def needs_grouping(call: plan.Call) -> Diagnostic:
     """The error for a call of GROUPED_ONLY that no key of the query gives a value."""
     if call.function == "grouping":
         message = "GROUPING(...) needs a GROUP BY, and GROUP BY keys as its arguments"
+    elif call.function == "group_id":
+        message = "GROUP_ID() needs an aggregate or a GROUP BY"
     else:
         family = call.function.split("_")[0].upper()
         message = (
@@ -146,8 +148,9 @@ class Grouping:
     # The window calls' values in the SELECT list (windows.py: positions after the
     # FROM's columns): over the groups, in a Window node after the aggregate.
     window_values: range = range(0)
-    # Whether GROUPING(...) reads which keys each row's set leaves out: a column after
-    # the aggregates, whose bit i is 1 when the set leaves key i out.
+    # Whether GROUPING(...) or GROUP_ID() read each row's grouping set: two columns after
+    # the aggregates, `grouping` (bit i is 1 when the set leaves key i out) and
+    # `group_id` (how many sets of the same keys come before the set).
     reads_grouping: bool = False
     _positions: dict[object, int] = field(default_factory=dict)
 
@@ -169,18 +172,34 @@ class Grouping:
         aggregates = tuple(
             plan.Field(f"agg{i}", agg.type, agg.nullable) for i, agg in enumerate(self.aggregates)
         )
-        grouping = (plan.Field("grouping", types.BIGINT, False),) if self.reads_grouping else ()
+        grouping = (
+            (
+                plan.Field("grouping", types.BIGINT, False),
+                plan.Field("group_id", types.BIGINT, False),
+            )
+            if self.reads_grouping
+            else ()
+        )
         return keys + aggregates + grouping
 
     def node(self, source: plan.Rel, span: Span) -> plan.Rel:
         if self.sets is None:
             return plan.Aggregate(source, self.keys, tuple(self.aggregates), self.fields, span)
+        as_sets = [frozenset(s) for s in self.sets]  # (a, b) is the set (b, a)
+        repeats = [as_sets[:i].count(s) for i, s in enumerate(as_sets)]
         return plan.Union(
-            tuple(self._grouped(source, s, span) for s in self.sets), self.fields, span
+            tuple(
+                self._grouped(source, s, r, span) for s, r in zip(self.sets, repeats, strict=True)
+            ),
+            self.fields,
+            span,
         )
 
-    def _grouped(self, source: plan.Rel, chosen: tuple[int, ...], span: Span) -> plan.Rel:
-        """The rows grouped by the keys `chosen`, with NULL for the other keys."""
+    def _grouped(
+        self, source: plan.Rel, chosen: tuple[int, ...], repeat: int, span: Span
+    ) -> plan.Rel:
+        """The rows grouped by the keys `chosen`, with NULL for the other keys; the
+        `repeat`-th set of those keys (GROUP_ID)."""
         keys = tuple(self.keys[i] for i in chosen)
         fields = self.fields
         grouped = Grouping(keys, self.aggregates, self.diagnostics)
@@ -199,6 +218,7 @@ class Grouping:
         if self.reads_grouping:
             left_out = sum(2**i for i in range(len(self.keys)) if i not in chosen)
             exprs.append(plan.Literal(left_out, types.BIGINT, False, span))
+            exprs.append(plan.Literal(repeat, types.BIGINT, False, span))
         return plan.Project(aggregate, tuple(exprs), fields, span)
 
     def lift(self, expr: plan.Expr) -> plan.Expr | None:
@@ -279,6 +299,12 @@ class Grouping:
                 return plan.Call("add", (ref, call.args[size]), call.type, call.nullable, call.span)
         if call.function == "grouping":
             return self._grouping(call)
+        if call.function == "group_id":
+            if self.sets is None:  # one way of grouping, never repeated
+                return plan.Literal(0, types.BIGINT, False, call.span)
+            self.reads_grouping = True
+            at = len(self.keys) + len(self.aggregates) + 1
+            return plan.ColumnRef(at, "group_id", types.BIGINT, False, call.span)
         if call.function in GROUPED_WINDOW_CALLS:  # which window, only the key says
             self.diagnostics.append(needs_grouping(call))
             return None

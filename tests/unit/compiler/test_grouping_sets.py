@@ -54,6 +54,26 @@ def test_group_by_empty_parentheses_is_the_grand_total() -> None:
     assert _sets(query) == [1]
 
 
+def test_group_id_numbers_the_repeats_of_a_grouping_set() -> None:
+    """Calcite's GROUP_ID() (its AggScottTests): 0 in the rows of a set's first
+    occurrence, 1 in those of its second, ...; the same keys in another order are the
+    same set; without grouping sets, 0."""
+    query, nullable = _view(
+        "SELECT b, GROUP_ID() AS g, COUNT(*) AS n FROM t "
+        "GROUP BY GROUPING SETS ((a, b), b, (), (b, a), ())"
+    )
+    projections = [
+        node for node in plan_nodes(query, "project") if node["input"]["op"] == "aggregate"
+    ]
+    assert [p["exprs"][-1]["value"] for p in projections] == [0, 0, 0, 1, 1]
+    assert nullable == {"b": True, "g": False, "n": False}
+    query, _ = _view("SELECT GROUP_ID() AS g, SUM(b) AS s FROM t")
+    assert query["exprs"][0] == {"kind": "literal", "value": 0, "type": "BIGINT"}
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT GROUP_ID(a) FROM t GROUP BY a;") == [
+        ("SQL207", "GROUP_ID takes no arguments")
+    ]
+
+
 def test_a_key_some_set_leaves_out_is_nullable() -> None:
     _, nullable = _view("SELECT a, b, SUM(b) AS s FROM t GROUP BY a, ROLLUP(b)")
     assert nullable == {"a": False, "b": True, "s": True}
@@ -91,7 +111,7 @@ def test_each_set_says_which_keys_it_leaves_out_when_grouping_is_read() -> None:
         "GROUP BY ROLLUP(a, b)"
     )
     # Bit i is key i: the set (a, b) leaves nothing out, (a) leaves out b, () both.
-    left_out = [node["exprs"][-1]["value"] for node in plan_nodes(query, "union")[0]["inputs"]]
+    left_out = [node["exprs"][-2]["value"] for node in plan_nodes(query, "union")[0]["inputs"]]
     assert left_out == [0, 2, 3]
     assert nullable == {"a": True, "both_": False, "b_out": False, "n": False}
     plain, _ = _view("SELECT a, GROUPING(a) AS g FROM t GROUP BY a")
