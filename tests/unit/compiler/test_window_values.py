@@ -67,12 +67,13 @@ def test_window_functions_of_a_grouping_select_are_over_its_groups() -> None:
     assert query["op"] == "project" and query["input"]["op"] == "window"
     window = query["input"]
     assert window["input"]["op"] == "filter"  # HAVING
-    # The groups' columns: g, SUM(x), COUNT(*), then GROUPING's; the rank after them.
+    # The groups' columns: g, SUM(x), COUNT(*), then GROUPING's and GROUP_ID's; the rank
+    # after them.
     [call] = window["calls"]
     assert call["function"] == "rank" and call["order"][0]["expr"]["index"] == 1
-    assert len(window["columns"]) == 5
+    assert len(window["columns"]) == 6
     rank = query["exprs"][3]
-    assert rank["function"] == "add" and rank["args"][0]["index"] == 4
+    assert rank["function"] == "add" and rank["args"][0]["index"] == 5
 
 
 @pytest.mark.parametrize(
