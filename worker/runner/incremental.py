@@ -496,6 +496,10 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
             y, x = F.col(positional(arg_index)), F.col(positional(arg_index + 1))
             arg_index += 2
             value = _pair_statistic(function, y, x, weight)
+        elif function == "count" and len(agg["args"]) > 1:  # COUNT(DISTINCT a, b, ...)
+            columns = [F.col(positional(arg_index + i)) for i in range(len(agg["args"]))]
+            arg_index += len(columns)
+            value = F.count_distinct(*columns)  # the tuples where none is NULL
         elif function == "mode":  # of the rows one per copy (_one_per_copy)
             value = F.mode(F.col(positional(arg_index)), deterministic=True)
             arg_index += 1

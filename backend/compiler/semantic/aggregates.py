@@ -199,9 +199,10 @@ def _count_of_all(
     call: ast.FunctionCall, args: tuple[plan.Expr, ...]
 ) -> tuple[plan.AggCall | None, str | None]:
     """COUNT(a, b, ...): the rows where none of them is NULL (Calcite's and Feldera's), as
-    COUNT(CASE WHEN a IS NOT NULL AND b IS NOT NULL ... THEN 1 END)."""
+    COUNT(CASE WHEN a IS NOT NULL AND b IS NOT NULL ... THEN 1 END); with DISTINCT, the
+    distinct tuples of them where none is NULL."""
     if call.distinct:
-        return None, "COUNT(DISTINCT ...) takes 1 argument"
+        return plan.AggCall("count", args, True, types.BIGINT, False, call.span), None
     present = [plan.Call("is_not_null", (a,), types.BOOLEAN, False, a.span) for a in args]
     condition = functools.reduce(
         lambda x, y: plan.Call("and", (x, y), types.BOOLEAN, False, call.span), present

@@ -255,6 +255,9 @@ def _bind_call(
             return None
         function, result, nullable = agg.function, agg.type, agg.nullable
         present = agg.args  # as the aggregate takes them (COUNTIF(c): a CASE of c)
+        if call.distinct and len(present) > 1:
+            ctx.not_supported("COUNT(DISTINCT a, b, ...) OVER", call.span)
+            return None
         if call.distinct:  # COUNT(DISTINCT x) OVER: the distinct non-NULL values
             function = "count_distinct"
     frame = _frame(spec, keys, ctx.diagnostics)

@@ -177,8 +177,13 @@ def test_count_of_several_counts_the_rows_where_none_is_null() -> None:
     case = call["args"][0]
     assert (call["function"], case["kind"]) == ("count", "case")
     assert case["whens"][0][0]["function"] == "and"
-    assert _errors("SELECT COUNT(DISTINCT x, s) FROM t") == [
-        ("SQL206", "COUNT(DISTINCT ...) takes 1 argument")
+    # With DISTINCT, the distinct tuples (Calcite's AggTests): a count of several arguments.
+    compiled = _compiled("SELECT COUNT(DISTINCT x, s) AS n FROM t")
+    [aggregate] = plan_nodes(compiled["plan"]["views"][0]["query"], "aggregate")
+    [call] = aggregate["aggregates"]
+    assert (call["function"], call["distinct"], len(call["args"])) == ("count", True, 2)
+    assert _errors("SELECT COUNT(DISTINCT x, s) OVER (PARTITION BY g) FROM t") == [
+        ("SQL401", "Not supported yet: COUNT(DISTINCT a, b, ...) OVER")
     ]
 
 
