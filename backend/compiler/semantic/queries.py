@@ -30,6 +30,7 @@ from backend.compiler.semantic.rows import row_fields
 from backend.compiler.semantic.scalar_subqueries import (
     Scalars,
     has_aggregates,
+    in_aggregate_arguments,
     join_scalars,
     scalar_subqueries,
 )
@@ -331,6 +332,10 @@ def _bind_select(select: ast.Select, env: Environment) -> BoundQuery | None:
     if qualify is not None and not grouped:
         rel = plan.Filter(rel, qualify, rel.columns, qualify.span)
     if grouped:
+        # A value inside an aggregate's arguments is one of each row it reads; one outside
+        # is a value of the groups.
+        read_by_aggregates = in_aggregate_arguments([*selected, *having_exprs])
+        in_output = [q for q in in_output if q.span not in read_by_aggregates]
         if select.group_by is None and in_output:
             env.not_supported(
                 "a scalar subquery in the SELECT list or HAVING of an aggregate without GROUP BY",

@@ -314,6 +314,23 @@ def has_aggregates(expr: ast.Expr) -> bool:
     )
 
 
+def in_aggregate_arguments(exprs: list[ast.Expr]) -> set[Span]:
+    """The spans of the subqueries with a value written inside an aggregate's arguments
+    (`SUM((SELECT MIN(x) FROM u))`): a value of each row the aggregate reads, not of
+    its groups."""
+    return {
+        subquery.span
+        for expr in exprs
+        for node in syntax_nodes(expr)
+        if isinstance(node, ast.FunctionCall)
+        and node.over is None
+        and node.name.value.lower() in aggregates.COMPILED
+        for arg in (*node.args, node.filter)
+        if arg is not None
+        for subquery in _subqueries(arg)
+    }
+
+
 def _is_count(expr: object) -> bool:
     return (
         isinstance(expr, ast.FunctionCall)

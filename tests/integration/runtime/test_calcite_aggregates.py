@@ -1,6 +1,7 @@
 """Aggregates of Calcite's quidem tests (agg.iq, as Feldera's AggTests and AggScottTests
 run them) with the rows those tests expect, over Calcite's "post" tables: COUNT(DISTINCT
-a, b), GROUP BY () and GROUP_ID(). A first step adds noise rows that a second deletes,
+a, b), GROUP BY (), GROUP_ID() and subqueries in an aggregate's argument (a value of
+each row it reads). A first step adds noise rows that a second deletes,
 so the answers are also made again from the rows left."""
 
 from typing import Any
@@ -21,7 +22,14 @@ CREATE VIEW empty_grand_total AS SELECT COUNT(*) AS c FROM emp WHERE deptno = 99
 CREATE VIEW grouping2_1 AS SELECT deptno, GROUP_ID() AS g, COUNT(*) AS c FROM emp
   GROUP BY GROUPING SETS (deptno, (), ());
 CREATE VIEW grouping2_3 AS SELECT GROUP_ID() AS g, SUM(3) AS s3 FROM emp;
+CREATE TABLE dept (deptno INTEGER, dname VARCHAR);
+CREATE VIEW simple_4 AS SELECT SUM(CASE WHEN deptno IN (SELECT deptno FROM dept) THEN 1
+  ELSE 0 END) AS s FROM emp;
+CREATE VIEW simple_5 AS SELECT SUM((SELECT MIN(CAST(deptno AS INTEGER)) FROM dept)) AS s FROM emp;
+CREATE VIEW simple_6 AS SELECT SUM((SELECT MIN(CAST(deptno AS INTEGER)) FROM dept)) AS s, deptno
+  FROM emp GROUP BY deptno;
 """
+DEPT = [(10, "Sales"), (20, "Marketing"), (30, "Engineering"), (40, "Empty")]
 EMP = [("Jane", 10, "F"), ("Bob", 10, "M"), ("Eric", 20, "M"), ("Susan", 30, "F"),
        ("Alice", 30, "F"), ("Adam", 50, "M"), ("Eve", 50, "F"), ("Grace", 60, "F"),
        ("Wilma", None, "F")]  # fmt: skip
@@ -35,7 +43,7 @@ NOISE = {
 
 
 def _rows(table: str, values: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    columns = {"emp": ["ename", "deptno", "gender"],
+    columns = {"emp": ["ename", "deptno", "gender"], "dept": ["deptno", "dname"],
                "emps": ["empno", "name", "deptno", "gender", "city"]}[table]  # fmt: skip
     return [{"insert": dict(zip(columns, row, strict=True))} for row in values]
 
@@ -44,6 +52,7 @@ def test_calcite_s_aggregate_answers_after_noise_comes_and_goes(spark: SparkSess
     first = {
         "emp": [*_rows("emp", EMP), {"insert": NOISE["emp"][0]}],
         "emps": [*_rows("emps", EMPS), {"insert": NOISE["emps"][0]}],
+        "dept": _rows("dept", DEPT),
     }
     second = {table: [{"delete": row} for row in rows] for table, rows in NOISE.items()}
     with_noise, after = contents_after_steps(
@@ -72,4 +81,14 @@ def test_calcite_s_aggregate_answers_after_noise_comes_and_goes(spark: SparkSess
             {"deptno": None, "g": 1, "c": 9},
         ],
         "grouping2_3": [{"g": 0, "s3": 27}],
+        "simple_4": [{"s": 5}],  # the rows of departments 10, 20 and 30
+        "simple_5": [{"s": 90}],  # 10 for each of the 9 rows
+        "simple_6": [
+            {"s": 20, "deptno": 10},
+            {"s": 10, "deptno": 20},
+            {"s": 20, "deptno": 30},
+            {"s": 20, "deptno": 50},
+            {"s": 10, "deptno": 60},
+            {"s": 10, "deptno": None},
+        ],
     }
