@@ -662,6 +662,10 @@ def _aggregate_function(
         return F.bit_and(x)
     if function == "bit_or":
         return F.bit_or(x)
+    if distinct and function == "bit_xor":  # of the distinct values, each once
+        values = F.collect_set(x)
+        xor = F.aggregate(values, F.lit(0).cast("long"), lambda acc, v: acc.bitwiseXOR(v))
+        return F.when(F.size(values) > 0, xor)
     if distinct and function in STATISTICS:  # over the distinct values, each once
         values = F.collect_set(x.cast("double"))
         total = F.aggregate(values, F.lit(0.0), lambda acc, v: acc + v)

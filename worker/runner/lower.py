@@ -518,6 +518,18 @@ def _element(a: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     return F.when(size == 1, F.element_at(a[0], 1)).when(size > 1, many)
 
 
+def _split(a: list[Column], raw: list[Mapping[str, Any]]) -> Column:
+    """Feldera's SPLIT(s[, delimiter]): the parts of s at each delimiter (',' when absent),
+    an empty last part too; an empty s has none, an empty delimiter gives s whole."""
+    text, delimiter = a[0], a[1] if len(a) == 2 else F.lit(",")
+    literal = F.concat(F.lit("\\Q"), delimiter, F.lit("\\E"))  # not a pattern
+    return (
+        F.when(text == "", F.array().cast("array<string>"))
+        .when(delimiter == "", F.array(text))
+        .otherwise(F.split(text, literal, -1))
+    )
+
+
 def _array_to_string(a: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     """The strings of an array joined by a separator; a NULL element is left out, or
     written as the third argument where it is given and not NULL."""
@@ -643,6 +655,7 @@ SCALAR: dict[str, Scalar] = {
     "arrays_overlap": lambda a, r: F.arrays_overlap(a[0], a[1]),
     "array_repeat": lambda a, r: F.call_function("array_repeat", a[0], a[1]),
     "array_to_string": _array_to_string,
+    "split": _split,
     "overlay": _overlay,
     "field": _field,
 }

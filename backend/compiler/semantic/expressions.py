@@ -960,9 +960,6 @@ def _aggregate_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> pla
         )
         ctx.report(Code.AGGREGATE_MISUSE, f"{message}: {shown}", call.span)
         return None
-    if call.distinct and aggregates.canonical_name(call.name.value) == "bit_xor":
-        ctx.not_supported(f"{shown}(DISTINCT ...)", call.span)
-        return None
     inner = replace(
         ctx, aggregates=None, windows=None, aggregate_clause="an aggregate", group_by=False
     )

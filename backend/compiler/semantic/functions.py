@@ -81,6 +81,7 @@ ARRAY_FUNCTIONS: dict[str, Arity] = {
     "array_repeat": Arity(2, 2),
     "array_to_string": Arity(2, 3),
     "array_join": Arity(2, 3),
+    "split": Arity(1, 2),
 }
 # Array functions by what they give: the array's own type, one of its elements, or
 # (of arrays of a common element type) an array of that type.
@@ -392,11 +393,18 @@ def _array_function(
     name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
 ) -> plan.Expr | None:
     """ARRAY_FUNCTIONS: the array first (but for ARRAY[...] and ARRAY_REPEAT, which make
-    one of their element). An element added to or looked for in an array, and arrays
-    combined, are cast to a common element type: ARRAY_APPEND(ARRAY[1, 2], 3.5) is a
-    DECIMAL array."""
+    one of their element, and SPLIT, one of the parts of a string). An element added to
+    or looked for in an array, and arrays combined, are cast to a common element type:
+    ARRAY_APPEND(ARRAY[1, 2], 3.5) is a DECIMAL array."""
     if name in ("array", "array_repeat"):
         return _new_array(name, args, span, diagnostics)
+    if name == "split":  # SPLIT(s[, delimiter]): a VARCHAR ARRAY
+        for text in args:
+            if not (types.is_string(text.type) or types.is_null(text.type)):
+                _mismatch(diagnostics, "SPLIT splits a string by a string", text)
+                return None
+        nullable = any(arg.nullable for arg in args)
+        return plan.Call(name, args, types.array_of(types.VARCHAR), nullable, span)
     array = args[0]
     if not types.is_array(array.type):
         _mismatch(diagnostics, f"{name.upper()} expects an array", array)

@@ -17,7 +17,8 @@ FROM u GROUP BY g;
 CREATE VIEW ordered AS SELECT g, STRING_AGG(name, ',' ORDER BY n DESC NULLS LAST) AS by_n,
   LISTAGG(name, '|') WITHIN GROUP (ORDER BY name DESC) AS by_name
 FROM u GROUP BY g;
-CREATE VIEW bits AS SELECT g, BIT_AND(n) AS a, BIT_OR(n) AS o, BIT_XOR(n) AS x
+CREATE VIEW bits AS SELECT g, BIT_AND(n) AS a, BIT_OR(n) AS o, BIT_XOR(n) AS x,
+  BIT_XOR(DISTINCT n) AS xd
 FROM u GROUP BY g;
 """
 
@@ -49,14 +50,15 @@ def test_string_agg_joins_the_values_a_group_holds_in_the_order_of_their_text(
         | {"some_name": "ann"},
         {"g": "b", "all_names": "cy", "distinct_names": "cy", "not_bo": "cy"} | {"some_name": "cy"},
     ]
-    # 6 = 110, 3 = 011: AND 010, OR 111; XOR of 6, 3, 6 is 3, then of 6, 3 is 5.
+    # 6 = 110, 3 = 011: AND 010, OR 111; XOR of 6, 3, 6 is 3, then of 6, 3 is 5; of the
+    # distinct values 6 and 3, 5 both times.
     assert after[0]["bits"] == [
-        {"g": "a", "a": 2, "o": 7, "x": 3},
-        {"g": "b", "a": 5, "o": 5, "x": 5},
+        {"g": "a", "a": 2, "o": 7, "x": 3, "xd": 5},
+        {"g": "b", "a": 5, "o": 5, "x": 5, "xd": 5},
     ]
     assert after[1]["bits"] == [
-        {"g": "a", "a": 2, "o": 7, "x": 5},
-        {"g": "b", "a": 1, "o": 5, "x": 4},
+        {"g": "a", "a": 2, "o": 7, "x": 5, "xd": 5},
+        {"g": "b", "a": 1, "o": 5, "x": 4, "xd": 4},
     ]
 
 

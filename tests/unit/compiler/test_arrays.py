@@ -67,6 +67,12 @@ def test_array_functions_types_and_the_common_element_type() -> None:
         "joined": ("VARCHAR", True),
         "first": ("INTEGER", True),
     }
+    assert _columns(
+        "CREATE VIEW v AS SELECT SPLIT(s[1][1], '/') AS p, SPLIT('a,b') AS q FROM t;"
+    ) == {
+        "p": ("VARCHAR ARRAY", True),
+        "q": ("VARCHAR ARRAY", False),
+    }
     # a[SAFE_OFFSET(i)] is a[i + 1]
     [project] = plan_nodes(
         _view_plan("CREATE VIEW v AS SELECT a[SAFE_OFFSET(x)] FROM t;"), "project"
