@@ -365,6 +365,11 @@ def _offset(
         return (None,)
     sign = -1 if bound.kind == "preceding" else 1
     offset = bound.offset
+    # `2::INT8 PRECEDING` (PostgreSQL's window tests): a whole number cast is that number.
+    while isinstance(offset, ast.Cast) and isinstance(offset.operand, ast.NumberLiteral | ast.Cast):
+        if isinstance(offset.operand, ast.NumberLiteral) and offset.operand.kind != "integer":
+            break
+        offset = offset.operand
     if unit == "rows":
         if isinstance(offset, ast.NumberLiteral) and offset.kind == "integer":
             return (sign * int(offset.text),)

@@ -37,6 +37,25 @@ def test_frame_values_keep_their_argument_type_and_positions_are_numbers() -> No
     assert calls[2]["args"][0]["value"] == 3
 
 
+def test_a_frame_offset_may_be_a_whole_number_cast() -> None:
+    """PostgreSQL's window tests: `RANGE BETWEEN 2::INT8 PRECEDING AND 1::INT2 PRECEDING`."""
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT SUM(id) OVER (ORDER BY x RANGE BETWEEN 2::INT8 PRECEDING "
+        "AND CAST(1 AS SMALLINT) PRECEDING) AS r, SUM(id) OVER (ORDER BY id "
+        "ROWS 3::INT PRECEDING) AS w FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [window] = plan_nodes(result.to_json()["plan"]["views"][0]["query"], "window")
+    frames = [c["frame"] for c in window["calls"]]
+    assert frames == [
+        {"unit": "range", "start": -2, "end": -1},
+        {"unit": "rows", "start": -3, "end": 0},
+    ]
+    assert errors_of(
+        DDL + "CREATE VIEW v AS SELECT SUM(id) OVER (ORDER BY id ROWS 1.5::INT PRECEDING) FROM t;"
+    ) == [("SQL218", "ROWS takes a non-negative integer constant")]
+
+
 @pytest.mark.parametrize(
     ("select", "code", "message"),
     [
