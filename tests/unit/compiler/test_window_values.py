@@ -53,7 +53,7 @@ def test_a_frame_offset_may_be_a_whole_number_cast() -> None:
     ]
     assert errors_of(
         DDL + "CREATE VIEW v AS SELECT SUM(id) OVER (ORDER BY id ROWS 1.5::INT PRECEDING) FROM t;"
-    ) == [("SQL218", "ROWS takes a non-negative integer constant")]
+    ) == [("SQL217", "ROWS takes a non-negative integer constant")]
 
 
 @pytest.mark.parametrize(
