@@ -125,16 +125,29 @@ def _values(c: Cursor) -> ast.Values:
             return ast.Values(tuple(rows), Span(start, c.previous_end))
 
 
+def _offset_rows(c: Cursor) -> ast.Expr:
+    """OFFSET's number of rows, and its optional ROWS or ROW."""
+    offset = expr_parser.parse_expr(c)
+    if not c.accept_word("rows"):
+        c.accept_word("row")
+    return offset
+
+
 def _limit(c: Cursor) -> ast.Limit | None:
+    """`LIMIT n [OFFSET m]`, `OFFSET m [LIMIT n]`, MySQL's `LIMIT m, n` (n rows after
+    m), `LIMIT ALL` (none), `[OFFSET m ROWS] FETCH FIRST n ROWS ONLY`."""
     start = c.current.start
     count: ast.Expr | None = None
     offset: ast.Expr | None = None
+    if c.accept_word("offset"):
+        offset = _offset_rows(c)
     if c.accept_word("limit") and not c.accept_word("all"):  # LIMIT ALL: no limit
         count = expr_parser.parse_expr(c)
-    if c.accept_word("offset"):
-        offset = expr_parser.parse_expr(c)
-        if not c.accept_word("rows"):
-            c.accept_word("row")
+        if offset is None and c.accept_symbol(","):  # LIMIT m, n
+            offset = count
+            count = None if c.accept_word("all") else expr_parser.parse_expr(c)
+    if offset is None and c.accept_word("offset"):
+        offset = _offset_rows(c)
     if c.accept_word("fetch"):
         if not c.accept_word("first"):
             c.expect_word("next")

@@ -255,3 +255,20 @@ def test_a_join_after_a_comma_item_refers_to_its_own_inputs_columns() -> None:
     for name, right_y in (("v", 2), ("w", 3)):
         join = view_query(sql, name)["input"]["right"]
         assert [arg["index"] for arg in join["condition"]["args"]] == [1, right_y]
+
+
+def test_limit_and_offset_in_each_of_their_spellings() -> None:
+    """PostgreSQL's `OFFSET m LIMIT n` and MySQL's `LIMIT m, n` (Calcite's SortTests) are
+    `LIMIT n OFFSET m`; `LIMIT m, ALL` has no limit."""
+    spellings = {
+        "LIMIT 2 OFFSET 1": (2, 1),
+        "OFFSET 1 LIMIT 2": (2, 1),
+        "LIMIT 1, 2": (2, 1),
+        "LIMIT 1, ALL": (None, 1),
+        "OFFSET 3 ROWS FETCH FIRST 2 ROWS ONLY": (2, 3),
+        "LIMIT ALL": (None, None),
+    }
+    for written, (limit, offset) in spellings.items():
+        query = view_query(ORDERS + f"CREATE VIEW v AS SELECT id FROM orders ORDER BY id {written}")
+        sort = query if query["op"] == "sort" else query["input"]
+        assert (sort.get("limit"), sort.get("offset") or None) == (limit, offset), written
