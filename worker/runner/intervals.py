@@ -71,6 +71,21 @@ def interval_of(amount: Column, unit: str) -> Column:
     return F.make_dt_interval(F.lit(0), F.lit(0), F.lit(0), seconds)
 
 
+def interval_divided(value: Column, divisor: Column, sql_type: str, floating: bool) -> Column:
+    """An interval divided by a number (`floating`: a REAL or DOUBLE), cut toward zero to
+    a whole month or microsecond as Feldera cuts it (Spark's own rounds half up: 15
+    months / 10 would be 2)."""
+    whole = _whole(value, sql_type)
+    if floating:
+        quotient = (whole.cast("double") / divisor.cast("double")).cast("long")
+    else:
+        quotient = (whole.cast(T.DecimalType(38, 0)) / divisor).cast("long")
+    if sql_type in YEAR_MONTH:
+        return F.make_ym_interval(F.lit(0), quotient.cast("int"))
+    seconds = (quotient.cast(T.DecimalType(30, 0)) / 1_000_000).cast(T.DecimalType(18, 6))
+    return F.make_dt_interval(F.lit(0), F.lit(0), F.lit(0), seconds)
+
+
 # The fields of each interval type's text, in order (the table above).
 FIELDS = {
     "YEAR": ("YEAR",),

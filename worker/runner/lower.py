@@ -22,6 +22,7 @@ from backend.compiler.semantic.time_formats import java_pattern
 from worker.runner.intervals import (
     YEAR_MONTH,
     interval_days,
+    interval_divided,
     interval_from_text,
     interval_of,
     interval_spark_type,
@@ -728,6 +729,9 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         # Spark's `div`: whole numbers cut toward zero, in BIGINT (a quotient through a
         # DOUBLE lost the last digits of large ones); the cast fails where it overflows.
         return F.call_function("div", *lowered).cast(spark_type(expr["type"]))
+    if function == "div" and is_interval(expr["type"]):
+        floating = args[1].get("type") in FLOATING
+        return interval_divided(lowered[0], lowered[1], expr["type"], floating)
     if function == "div":
         return lowered[0] / lowered[1]
     if function in ("add", "sub") and expr["type"] in ("DATE", "TIME"):

@@ -432,3 +432,27 @@ def test_times_subtract_to_intervals_and_move_around_the_clock(spark: SparkSessi
         {"id": 1, "back": "14:17:09", "on_": "02:30:41", "by_text": "14:16:55",
          "a_month_on": "08:23:55"},
     ]  # fmt: skip
+
+
+def test_an_interval_divided_is_cut_to_a_whole_month_or_microsecond(spark: SparkSession) -> None:
+    """Calcite's MiscTests.intervalDivision, as Feldera answers it: 15 months / 10 is 1
+    month (Spark's own division rounds it to 2); a second / 3 is 333,333 microseconds."""
+    program = """
+    CREATE TABLE t (d INT, f DOUBLE);
+    CREATE VIEW divided AS SELECT d,
+      CAST(INTERVAL '1-3' YEAR TO MONTH / d AS VARCHAR) AS months,
+      CAST(-INTERVAL '15' MONTH / d AS VARCHAR) AS negative,
+      CAST(INTERVAL '2' MONTH / f AS VARCHAR) AS by_double,
+      CAST(INTERVAL '1' SECOND / 3 AS VARCHAR) AS third,
+      CAST(INTERVAL '10' DAY / d AS VARCHAR) AS days FROM t;
+    """
+    rows = [{"d": 10, "f": 1.5}, {"d": 20, "f": -0.7}]
+    [after] = contents_after_steps(
+        spark, program, [{"t": [{"insert": r} for r in rows]}], order=lambda r: r["d"]
+    )
+    assert after["divided"] == [
+        {"d": 10, "months": "+0-01", "negative": "-0-01", "by_double": "+0-01",
+         "third": "+0 00:00:00.333333", "days": "+1 00:00:00"},
+        {"d": 20, "months": "+0-00", "negative": "+0-00", "by_double": "-0-02",
+         "third": "+0 00:00:00.333333", "days": "+0 12:00:00"},
+    ]  # fmt: skip
