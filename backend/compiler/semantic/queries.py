@@ -477,6 +477,26 @@ def _expand_star(
         entries = (entry,)
     if not Scope(entries).is_complete:
         return None
+    columns = [
+        (entry, index, column)
+        for entry in entries
+        for index, column in enumerate(entry.columns or ())
+        if item.qualifier is not None or column.name not in entry.hidden
+    ]
+    excluded = set()
+    for ref in item.excluded:  # `* EXCLUDE (a, t.b)`: a name may come twice
+        name, qualifier = ref.parts[-1].value, ref.parts[:-1]
+        named = {
+            position
+            for position, (entry, _, column) in enumerate(columns)
+            if column.name == name and (not qualifier or qualifier[-1].value == entry.alias)
+        }
+        if not named:
+            message = f"No column '{ref.parts[-1].value}' for * to leave out"
+            env.report(error(Code.UNKNOWN_COLUMN, message, ref.span))
+            return None
+        excluded |= named
+    columns = [c for position, c in enumerate(columns) if position not in excluded]
     return [
         (
             plan.ColumnRef(
@@ -484,9 +504,7 @@ def _expand_star(
             ),
             column.name,
         )
-        for entry in entries
-        for index, column in enumerate(entry.columns or ())
-        if item.qualifier is not None or column.name not in entry.hidden
+        for entry, index, column in columns
     ]
 
 

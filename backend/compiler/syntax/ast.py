@@ -411,6 +411,8 @@ class ExprItem:
 class StarItem:
     qualifier: Identifier | None  # `t.*`
     span: Span
+    # `* EXCLUDE (a, t.b)` (or EXCEPT, as in Calcite, DuckDB, BigQuery): columns left out
+    excluded: tuple[ColumnRef, ...] = ()
 
 
 SelectItem = ExprItem | StarItem

@@ -297,15 +297,39 @@ def _clause(
 def _select_item(c: Cursor) -> ast.SelectItem:
     start = c.current.start
     if c.accept_symbol("*"):
-        return ast.StarItem(None, Span(start, c.previous_end))
+        return ast.StarItem(None, Span(start, c.previous_end), _excluded(c))
     if c.at_identifier() and c.peek().is_symbol(".") and c.peek(2).is_symbol("*"):
         qualifier = c.expect_identifier()
         c.advance()
         c.advance()
-        return ast.StarItem(qualifier, Span(start, c.previous_end))
+        return ast.StarItem(qualifier, Span(start, c.previous_end), _excluded(c))
     expr = expr_parser.parse_expr(c)
     alias = _alias(c)
     return ast.ExprItem(expr, alias, Span(start, c.previous_end))
+
+
+def _excluded(c: Cursor) -> tuple[ast.ColumnRef, ...]:
+    """`EXCLUDE (a, t.b, ...)` or `EXCEPT (...)` after a `*`: the columns it leaves out
+    (not EXCEPT (SELECT ...), a set operation)."""
+    if not (c.at_word("exclude", "except") and c.peek().is_symbol("(")):
+        return ()
+    if c.peek(2).is_word("select") or c.peek(2).is_word("values"):
+        return ()
+    c.advance()
+    c.advance()
+    columns = [_column_name(c)]
+    while c.accept_symbol(","):
+        columns.append(_column_name(c))
+    c.expect_symbol(")")
+    return tuple(columns)
+
+
+def _column_name(c: Cursor) -> ast.ColumnRef:
+    start = c.current.start
+    parts = [c.expect_identifier("a column name")]
+    while c.accept_symbol("."):
+        parts.append(c.expect_identifier("a column name"))
+    return ast.ColumnRef(tuple(parts), Span(start, c.previous_end))
 
 
 def _alias(c: Cursor) -> ast.Identifier | None:

@@ -272,3 +272,25 @@ def test_limit_and_offset_in_each_of_their_spellings() -> None:
         query = view_query(ORDERS + f"CREATE VIEW v AS SELECT id FROM orders ORDER BY id {written}")
         sort = query if query["op"] == "sort" else query["input"]
         assert (sort.get("limit"), sort.get("offset") or None) == (limit, offset), written
+
+
+def test_a_star_may_leave_columns_out_with_exclude_or_except() -> None:
+    """Calcite's SelectTests.testExclude: `* EXCLUDE (...)` and `t.* EXCEPT (...)`, the
+    names qualified or not, one named twice; a name no column has is SQL202."""
+    program = (
+        ORDERS + "CREATE TABLE c (id BIGINT, name VARCHAR, ts TIMESTAMP);\n"
+        "CREATE VIEW v AS SELECT o.* EXCLUDE (o.status, amount, amount), c.* EXCEPT (c.ts) "
+        "FROM orders AS o JOIN c ON o.id = c.id;\n"
+        "CREATE VIEW w AS SELECT * EXCLUDE (c.ts, status) FROM orders JOIN c USING (id);\n"
+        "CREATE VIEW u AS SELECT id FROM orders EXCEPT (SELECT id FROM c)"
+    )
+    views = {v["name"]: [c["name"] for c in v["columns"]] for v in plan_of(program)["views"]}
+    assert views == {
+        "v": ["id", "ts", "id0", "name"],
+        "w": ["id", "amount", "ts", "name"],
+        "u": ["id"],
+    }
+    missing = compile_program(ORDERS + "CREATE VIEW v AS SELECT * EXCLUDE (nope) FROM orders")
+    assert [(d.code, d.message) for d in missing.diagnostics] == [
+        ("SQL202", "No column 'nope' for * to leave out")
+    ]

@@ -36,7 +36,7 @@ export const KEYWORDS: readonly string[] = [
   'ROW', 'ROWS', 'SECOND', 'SECONDS', 'SELECT', 'SET', 'SOME', 'TABLE', 'THEN', 'TO', 'TRUE',
   'UNBOUNDED', 'UNION', 'UNIQUE', 'UNKNOWN', 'UPDATE', 'USING', 'VALUES', 'VIEW', 'WHEN', 'WHERE',
   'WITH', 'WITHIN', 'YEAR', 'LEADING', 'TRAILING', 'BOTH', 'PLACING', 'SYMMETRIC', 'ASYMMETRIC',
-  'ORDINALITY',
+  'ORDINALITY', 'EXCLUDE',
 ];
 
 export const TYPE_KEYWORDS: readonly string[] = [
