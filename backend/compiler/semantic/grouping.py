@@ -185,6 +185,8 @@ class Grouping:
     def node(self, source: plan.Rel, span: Span) -> plan.Rel:
         if self.sets is None:
             return plan.Aggregate(source, self.keys, tuple(self.aggregates), self.fields, span)
+        if len(self.sets) == 1:  # GROUP BY (), GROUP BY a, (): one set, no union
+            return self._grouped(source, self.sets[0], 0, span)
         as_sets = [frozenset(s) for s in self.sets]  # (a, b) is the set (b, a)
         repeats = [as_sets[:i].count(s) for i, s in enumerate(as_sets)]
         return plan.Union(

@@ -52,6 +52,10 @@ def test_group_by_empty_parentheses_is_the_grand_total() -> None:
         assert _sets(query) == [0]
     query, _ = _view("SELECT a, COUNT(*) AS n FROM t GROUP BY a, ()")
     assert _sets(query) == [1]
+    assert plan_nodes(query, "union") == []  # one set: its aggregate alone
+    # so a scalar subquery of it has one row, as an aggregate without GROUP BY has
+    query, _ = _view("SELECT a, (SELECT COUNT(*) FROM t GROUP BY ()) AS n FROM t")
+    assert len(plan_nodes(query, "aggregate")) == 1
 
 
 def test_group_id_numbers_the_repeats_of_a_grouping_set() -> None:
