@@ -10,6 +10,7 @@ long `a + b + c ...` chain costs no recursion.
 
 from __future__ import annotations
 
+import decimal
 from dataclasses import replace
 from typing import Literal
 
@@ -64,6 +65,14 @@ INTERVAL_UNITS = {
     "seconds": "second",
 }
 _UNITS_EXPECTED = "an interval unit (YEAR, MONTH, DAY, HOUR, MINUTE or SECOND)"
+# Units an interval literal may count in that are a number of another unit (Calcite's
+# INTERVAL '2' WEEK, INTERVAL '1' QUARTER).
+MULTIPLE_UNITS = {
+    "week": ("day", 7),
+    "weeks": ("day", 7),
+    "quarter": ("month", 3),
+    "quarters": ("month", 3),
+}
 _QUERY_START = ("select", "with", "values")
 _TYPED_LITERALS: dict[str, Literal["timestamp", "date", "time"]] = {
     "timestamp": "timestamp",
@@ -451,8 +460,20 @@ def _interval(c: Cursor) -> ast.IntervalLiteral | ast.IntervalOf:
         amount = _primary(c)
         if negative:
             amount = ast.UnaryOp("-", amount, Span(start, c.previous_end))
-        unit = _interval_unit(c)
+        if c.at_word(*MULTIPLE_UNITS):
+            unit, times = MULTIPLE_UNITS[c.advance().value]
+            count = ast.NumberLiteral(str(times), "integer", Span(start, c.previous_end))
+            amount = ast.BinaryOp("*", amount, count, count.span, Span(start, c.previous_end))
+        else:
+            unit = _interval_unit(c)
         return ast.IntervalOf(amount, unit, Span(start, c.previous_end))
+    if c.at_word(*MULTIPLE_UNITS):  # INTERVAL '2' WEEK: 14 days
+        unit, times = MULTIPLE_UNITS[c.advance().value]
+        try:
+            value = str(decimal.Decimal(value.strip()) * times)
+        except decimal.InvalidOperation:
+            c.fail(f"a number of {unit}s times {times}")
+        return ast.IntervalLiteral(value, negative, unit, None, Span(start, c.previous_end))
     start_unit = _interval_unit(c)
     end_unit = _interval_unit(c) if c.accept_word("to") else None
     return ast.IntervalLiteral(value, negative, start_unit, end_unit, Span(start, c.previous_end))
@@ -465,7 +486,8 @@ def _at_interval_of(c: Cursor) -> bool:
     if following.is_symbol("("):
         return True
     return is_identifier(following) and (
-        after.is_symbol(".") or (after.kind is TokenKind.WORD and after.value in INTERVAL_UNITS)
+        after.is_symbol(".")
+        or (after.kind is TokenKind.WORD and after.value in {*INTERVAL_UNITS, *MULTIPLE_UNITS})
     )
 
 

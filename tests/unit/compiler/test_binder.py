@@ -294,3 +294,16 @@ def test_a_star_may_leave_columns_out_with_exclude_or_except() -> None:
     assert [(d.code, d.message) for d in missing.diagnostics] == [
         ("SQL202", "No column 'nope' for * to leave out")
     ]
+
+
+def test_an_interval_of_weeks_or_quarters_is_days_or_months() -> None:
+    """Calcite's INTERVAL '2' WEEK (14 days) and INTERVAL '1' QUARTER (3 months)."""
+    query = view_query(
+        ORDERS + "CREATE VIEW v AS SELECT ts + INTERVAL '2' WEEK AS w, "
+        "ts - INTERVAL '1' QUARTER AS q, INTERVAL id WEEKS AS n FROM orders"
+    )
+    week, quarter, weeks = query["exprs"]
+    assert week["args"][1] == {"kind": "literal", "value": 14 * 86_400_000_000,
+                               "type": "INTERVAL DAY TO SECOND"}  # fmt: skip
+    assert quarter["args"][1]["value"] == 3
+    assert weeks["type"] == "INTERVAL DAY"
