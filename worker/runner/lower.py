@@ -685,6 +685,9 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
     of milliseconds since 1970-01-01 and back."""
     if source == "VARCHAR" and target in ("DATE", "TIMESTAMP"):
         return operand.try_cast(spark_type(target))
+    cut = _decimal_cut(operand, source, target)
+    if cut is not None:
+        return cut
     if source == "VARCHAR" and target in FLOATING:
         number = operand.try_cast(spark_type(target))
         return F.when(operand.isNotNull(), F.coalesce(number, F.lit(0.0)))
@@ -707,6 +710,22 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
         return interval_units(operand, source).cast(spark_type(target))
     value = operand.cast(spark_type(target))
     return F.upper(value) if source == "BOOLEAN" and target == "VARCHAR" else value
+
+
+def _decimal_cut(operand: Column, source: str | None, target: str) -> Column | None:
+    """Text or a DECIMAL of more places cast to DECIMAL(p, s): cut toward zero to s
+    places, as Feldera casts (`CAST('0.5' AS DECIMAL)` is 0; Spark's own rounds)."""
+    wanted = DECIMAL_TYPE.fullmatch(target)
+    if wanted is None or source is None:
+        return None
+    precision, scale = int(wanted.group(1)), int(wanted.group(2))
+    given = DECIMAL_TYPE.fullmatch(source)
+    if given is not None and int(given.group(2)) > scale:
+        return toward_zero(operand, scale).cast(spark_type(target))
+    if source == "VARCHAR":  # as many places as 38 digits leave beside the whole ones
+        wide = operand.cast(T.DecimalType(38, 38 - (precision - scale)))
+        return toward_zero(wide, scale).cast(spark_type(target))
+    return None
 
 
 def lower_expr(expr: Mapping[str, Any]) -> Column:

@@ -65,6 +65,13 @@ def build_session(
         # aggregate, nested (tests/integration/runtime/test_engine_oracle.py,
         # `right_joins_over_a_having`). The filters it infers only spare work.
         .config("spark.sql.constraintPropagation.enabled", "false")
+        # Catalyst adds up the constants of a chain of + first (`x + 9223372036854775807
+        # + 1` as x + (9223372036854775807 + 1)), which overflows where SQL's order, left
+        # to right, does not (Calcite's agg.iq).
+        .config(
+            "spark.sql.optimizer.excludedRules",
+            "org.apache.spark.sql.catalyst.optimizer.ReorderAssociativeOperator",
+        )
         # Each task of a new plan generates the code of its expressions again (the
         # compiled classes are cached, the generating is not): a step's plan is new
         # and its rows few, so interpreting them is quicker. Measured here: 5- and

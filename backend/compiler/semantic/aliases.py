@@ -21,6 +21,7 @@ from typing import Any
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.semantic import time_functions
 from backend.compiler.semantic.expressions import MAX_DEPTH
+from backend.compiler.semantic.scalar_subqueries import has_aggregates
 from backend.compiler.semantic.scope import Scope, quiet_column
 from backend.compiler.syntax import ast
 
@@ -100,7 +101,8 @@ def grouping_key(
     key: ast.Expr, items: Sequence[ast.SelectItem], scope: Scope, found: list[Diagnostic]
 ) -> ast.Expr | None:
     """A GROUP BY item as the expression it means: `GROUP BY 2` the select list's second
-    expression, an alias its expression; None after reporting a position out of range."""
+    expression (unless that is an aggregate: then the number itself), an alias its
+    expression; None after reporting a position out of range."""
     if isinstance(key, ast.NumberLiteral) and key.kind == "integer":
         position = int(key.text)
         if not 1 <= position <= len(items) or isinstance(items[position - 1], ast.StarItem):
@@ -115,5 +117,7 @@ def grouping_key(
             return None
         item = items[position - 1]
         assert isinstance(item, ast.ExprItem)
+        if has_aggregates(item.expr):  # `GROUP BY 1` over `COUNT(*)`: the constant 1, as
+            return key  # Calcite (and Feldera) read a number in GROUP BY
         return item.expr
     return with_aliases(key, items, scope)

@@ -156,6 +156,9 @@ def bind_table_function(
             return None
         return _cumulated(source, time, start, step_us, size_us, offset_us, columns, item.span)
     end = plan.Call("tumble_end", (ref, *window), types.TIMESTAMP, column.nullable, item.span)
+    if column.nullable:  # a row with a NULL time is in no window, as in Feldera (and HOP)
+        known = plan.Call("is_not_null", (ref,), types.BOOLEAN, False, timecol.span)
+        source = plan.Filter(source, known, source.columns, timecol.span)
     return plan.Project(source, (*exprs, start, end), columns, item.span)
 
 

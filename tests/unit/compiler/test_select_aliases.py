@@ -24,6 +24,18 @@ def test_group_by_a_position_or_an_alias_means_its_expression(group_by: str) -> 
     assert key["function"] == "mod" and key["args"][0]["index"] == 0
 
 
+@pytest.mark.parametrize("group_by", ["1", "CUBE(1)", "ROLLUP(1)"])
+def test_a_position_of_an_aggregate_is_the_number_itself(group_by: str) -> None:
+    """Calcite's AggTests (`SELECT COUNT(*) ... GROUP BY CUBE(1)`): the number is a
+    constant key, as Calcite and Feldera read a number in GROUP BY."""
+    sql = f"SELECT COUNT(*) AS c FROM t GROUP BY {group_by}"
+    result = compile_program(DDL + f"CREATE VIEW v AS {sql};")
+    assert not result.has_errors, result.diagnostics_json()
+    [aggregate, *_] = plan_nodes(result.to_json()["plan"]["views"][0]["query"], "aggregate")
+    [key] = aggregate["keys"]
+    assert (key["kind"], key["value"]) == ("literal", 1)
+
+
 def test_a_from_column_wins_over_an_alias_of_its_name() -> None:
     """`v AS k ... GROUP BY k` groups by t's k (standard SQL): v is then not grouped."""
     errors = errors_of(DDL + "CREATE VIEW w AS SELECT v AS k FROM t GROUP BY k;")
