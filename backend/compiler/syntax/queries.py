@@ -247,40 +247,50 @@ def _group_by_item(c: Cursor) -> ast.Expr:
     `()` is the one empty set (GROUP BY () is the grand total, as without GROUP BY)."""
     start = c.current.start
     if c.at_symbol("(") and c.peek().is_symbol(")"):
-        return ast.GroupingSets((_grouping_set(c),), Span(start, c.previous_end))
+        return ast.GroupingSets(tuple(_grouping_sets(c)), Span(start, c.previous_end))
     if c.at_word("grouping") and c.peek().is_word("sets"):
         c.advance()
         c.advance()
         c.expect_symbol("(")
-        sets = [_grouping_set(c)]
+        sets = _grouping_sets(c)
         while c.accept_symbol(","):
-            sets.append(_grouping_set(c))
+            sets += _grouping_sets(c)
         c.expect_symbol(")")
         return ast.GroupingSets(tuple(sets), Span(start, c.previous_end))
     if c.at_word("rollup", "cube") and c.peek().is_symbol("("):
         kind = c.advance().value
         c.expect_symbol("(")
-        columns = expr_parser.parse_expr_list(c)
+        # An element is a key or a composite of keys, `ROLLUP((a, b), c)`, kept together.
+        elements = [_keys(item) for item in expr_parser.parse_expr_list(c)]
         c.expect_symbol(")")
         if kind == "rollup":  # (a, b, c), (a, b), (a), ()
-            sets = [columns[:n] for n in range(len(columns), -1, -1)]
+            chosen = [elements[:n] for n in range(len(elements), -1, -1)]
         else:  # every subset, the larger ones first
-            chosen = [
-                [columns[i] for i in range(len(columns)) if mask >> (len(columns) - 1 - i) & 1]
-                for mask in range(2 ** len(columns) - 1, -1, -1)
+            subsets = [
+                [elements[i] for i in range(len(elements)) if mask >> (len(elements) - 1 - i) & 1]
+                for mask in range(2 ** len(elements) - 1, -1, -1)
             ]
-            sets = [tuple(s) for s in sorted(chosen, key=len, reverse=True)]
+            chosen = sorted(subsets, key=len, reverse=True)
+        sets = [tuple(key for element in each for key in element) for each in chosen]
         return ast.GroupingSets(tuple(sets), Span(start, c.previous_end))
     return expr_parser.parse_expr(c)
 
 
-def _grouping_set(c: Cursor) -> tuple[ast.Expr, ...]:
-    """`(a, b)`, `()` or `a`: one set of GROUPING SETS."""
+def _grouping_sets(c: Cursor) -> list[tuple[ast.Expr, ...]]:
+    """An element of GROUPING SETS: `(a, b)`, `()` or `a`, one set; or a GROUPING SETS,
+    ROLLUP or CUBE inside it, its sets."""
     if c.at_symbol("(") and c.peek().is_symbol(")"):
         c.advance()
         c.advance()
-        return ()
-    item = expr_parser.parse_expr(c)
+        return [()]
+    item = _group_by_item(c)
+    if isinstance(item, ast.GroupingSets):
+        return list(item.sets)
+    return [_keys(item)]
+
+
+def _keys(item: ast.Expr) -> tuple[ast.Expr, ...]:
+    """The keys of a composite `(a, b)`, or the one key."""
     return item.items if isinstance(item, ast.RowConstructor) else (item,)
 
 

@@ -36,6 +36,10 @@ def _sets(query: dict[str, Any]) -> list[int]:
         ("a, ROLLUP(b)", [2, 1]),
         ("ROLLUP(a), CUBE(b)", [2, 1, 1, 0]),
         ("a, ROLLUP(a, b)", [2, 1, 1]),  # `a` is one key, in every set
+        ("ROLLUP((a, b))", [2, 0]),  # a composite element: its keys together
+        ("CUBE((a, b), x)", [3, 2, 1, 0]),
+        # GROUPING SETS, ROLLUP or CUBE inside GROUPING SETS: their sets (Calcite's)
+        ("GROUPING SETS (a, GROUPING SETS ((a, b), b), ROLLUP(b))", [1, 2, 1, 1, 0]),
     ],
 )
 def test_each_set_is_an_aggregate_of_a_union(group_by: str, sets: list[int]) -> None:
