@@ -192,7 +192,7 @@ def _correlation(
         and query.limit is None
         and body.from_
         and body.where is not None
-        and body.group_by is None
+        and (body.group_by is None or not body.group_by.distinct)
         and body.having is None
         and not body.windows
     ):
@@ -235,6 +235,17 @@ def _correlation(
     return Correlation(tuple(inner_sides), tuple(outer_sides), tuple(rest), problem)
 
 
+def _same_column(a: ast.Expr, b: ast.Expr) -> bool:
+    """Whether two column names written in the subquery name one column (by its name,
+    `deptno` and `emp.deptno`)."""
+    return (
+        isinstance(a, ast.ColumnRef)
+        and isinstance(b, ast.ColumnRef)
+        and a.parts[-1].value == b.parts[-1].value
+        and (len(a.parts) == 1 or len(b.parts) == 1 or a.parts[-2].value == b.parts[-2].value)
+    )
+
+
 def _sides(expr: plan.Expr, width: int) -> set[str]:
     """Which rows `expr` reads: the outer row's columns come first, then the subquery's."""
     return {"outer" if index < width else "inner" for index in plan.columns_read(expr)}
@@ -263,8 +274,18 @@ def _decorrelated(
             "a correlated scalar subquery that is not one aggregate value", subquery.span
         )
         return None
-    counted = _is_count(item.expr)
-    if not counted and any(_is_count(node) for node in syntax_nodes(item.expr)):
+    if body.group_by is not None and not all(
+        any(_same_column(key, side) for side in correlation.inner) for key in body.group_by.exprs
+    ):
+        env.not_supported(
+            "a correlated scalar subquery grouped by other than its correlated columns",
+            body.group_by.span,
+        )
+        return None
+    # Grouped by its correlated columns, it has one group per outer row, as without GROUP
+    # BY, but none (NULL, not a count of 0) where no row matches.
+    counted = _is_count(item.expr) and body.group_by is None
+    if not _is_count(item.expr) and any(_is_count(node) for node in syntax_nodes(item.expr)):
         env.not_supported("COUNT inside an expression of a correlated scalar subquery", item.span)
         return None
     keys = tuple(

@@ -98,11 +98,23 @@ def test_a_correlated_count_of_no_rows_is_zero() -> None:
         ("(SELECT MAX(y) FROM u WHERE u.k > t.k)", "other than by equalities"),
         ("(SELECT y FROM u WHERE u.k = t.k)", "not one aggregate value"),
         ("(SELECT COUNT(*) + 1 FROM u WHERE u.k = t.k)", "COUNT inside an expression"),
+        ("(SELECT COUNT(*) FROM u WHERE u.k = t.k GROUP BY y)", "grouped by other than"),
     ],
 )
 def test_correlations_that_are_not_decorrelated_are_not_supported(sql: str, message: str) -> None:
     errors = errors_of(DDL + f"CREATE VIEW v AS SELECT k, {sql} AS n FROM t;")
     assert len(errors) == 1 and errors[0][0] == "SQL401" and message in errors[0][1], errors
+
+
+def test_a_correlated_subquery_grouped_by_its_correlated_column_is_null_for_no_rows() -> None:
+    """Calcite's FoodmartBaseTests.testScalar: `(SELECT COUNT(*) FROM u WHERE u.k = t.k
+    GROUP BY k)` has one group per outer row, none where no row matches: NULL there,
+    where without GROUP BY the count of no rows is 0."""
+    grouped = _query("SELECT k, (SELECT COUNT(*) FROM u WHERE u.k = t.k GROUP BY u.k) AS n FROM t")
+    plain = _query("SELECT k, (SELECT COUNT(*) FROM u WHERE u.k = t.k) AS n FROM t")
+    assert grouped["exprs"][1]["kind"] == "column"
+    assert plain["exprs"][1]["function"] == "coalesce"
+    assert plan_nodes(grouped, "join") == plan_nodes(plain, "join")
 
 
 def test_exists_as_a_value_is_whether_its_count_is_above_zero() -> None:
