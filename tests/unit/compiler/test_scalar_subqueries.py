@@ -115,6 +115,10 @@ def test_a_correlated_subquery_grouped_by_its_correlated_column_is_null_for_no_r
     assert grouped["exprs"][1]["kind"] == "column"
     assert plain["exprs"][1]["function"] == "coalesce"
     assert plan_nodes(grouped, "join") == plan_nodes(plain, "join")
+    # LIMIT 1 keeps the one value of an aggregate (Calcite's FoodmartBaseTests.limitTests)
+    limited = _query("SELECT k, (SELECT SUM(y) FROM u WHERE u.k = t.k LIMIT 1) AS n FROM t")
+    summed = _query("SELECT k, (SELECT SUM(y) FROM u WHERE u.k = t.k) AS n FROM t")
+    assert limited == summed
 
 
 def test_exists_as_a_value_is_whether_its_count_is_above_zero() -> None:
