@@ -42,7 +42,12 @@ from backend.compiler.semantic.scope import (
 )
 from backend.compiler.semantic.sessions import sessioned
 from backend.compiler.semantic.set_operations import bind_set_operation, bind_values
-from backend.compiler.semantic.sorting import bind_sort, keys_from_the_from, without_hidden
+from backend.compiler.semantic.sorting import (
+    bind_sort,
+    keys_from_the_from,
+    keys_of_the_output,
+    without_hidden,
+)
 from backend.compiler.semantic.subqueries import (
     bind_subquery_condition,
     conjuncts,
@@ -74,6 +79,8 @@ def bind_query(query: ast.Query, env: Environment) -> BoundQuery | None:
         select, order_by, hidden = keys_from_the_from(query.body, order_by, body.rel, env)
         if hidden:  # bound again, with a column for each key its output does not have
             body = _bind_select(select, env)
+    elif body is not None and isinstance(query.body, ast.Select):  # SELECT DISTINCT
+        order_by = keys_of_the_output(query.body, order_by)
     env.ctes = saved
     if body is not None and (order_by or query.limit is not None):
         if order_by and is_stream(query):

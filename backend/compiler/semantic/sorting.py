@@ -13,6 +13,7 @@ by and then leaves out.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import replace
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
@@ -65,6 +66,41 @@ def keys_from_the_from(
         items.append(ast.ExprItem(item.expr, alias, span))
         keys.append(replace(item, expr=ast.ColumnRef((alias,), span)))
     return replace(select, items=tuple(items)), tuple(keys), len(items) - len(select.items)
+
+
+def keys_of_the_output(
+    select: ast.Select, order_by: tuple[ast.OrderItem, ...]
+) -> tuple[ast.OrderItem, ...]:
+    """With DISTINCT, a key written as an expression of the select list is that item's
+    column: `SELECT DISTINCT g, COUNT(*) ... ORDER BY COUNT(*)` (Calcite's SortHrTests)."""
+    positions = {
+        _written(item.expr): position
+        for position, item in enumerate(select.items, start=1)
+        if isinstance(item, ast.ExprItem)
+    }
+    keys = []
+    for item in order_by:
+        position = positions.get(_written(item.expr))
+        if position is None or isinstance(item.expr, ast.ColumnRef | ast.NumberLiteral):
+            keys.append(item)
+        else:
+            number = ast.NumberLiteral(str(position), "integer", item.expr.span)
+            keys.append(replace(item, expr=number))
+    return tuple(keys)
+
+
+def _written(node: object) -> object:
+    """An expression as written, without where: to compare two."""
+    if isinstance(node, Span):
+        return None
+    if dataclasses.is_dataclass(node):
+        return (
+            type(node).__name__,
+            *(_written(getattr(node, f.name)) for f in dataclasses.fields(node)),
+        )
+    if isinstance(node, tuple):
+        return tuple(_written(part) for part in node)
+    return node
 
 
 def without_hidden(rel: plan.Rel, hidden: int) -> plan.Rel:

@@ -307,3 +307,19 @@ def test_an_interval_of_weeks_or_quarters_is_days_or_months() -> None:
                                "type": "INTERVAL DAY TO SECOND"}  # fmt: skip
     assert quarter["args"][1]["value"] == 3
     assert weeks["type"] == "INTERVAL DAY"
+
+
+def test_distinct_sorts_by_an_expression_of_its_select_list() -> None:
+    """Calcite's SortHrTests: `SELECT DISTINCT g, COUNT(*) ... ORDER BY COUNT(*) DESC`
+    sorts by the select list's COUNT(*), its second column."""
+    query = view_query(
+        ORDERS + "CREATE VIEW v AS SELECT DISTINCT status, COUNT(*) AS c FROM orders "
+        "GROUP BY status ORDER BY COUNT(*) DESC LIMIT 2"
+    )
+    sort = query if query["op"] == "sort" else query["input"]
+    [key] = sort["keys"]
+    assert (key["expr"]["index"], key["descending"]) == (1, True)
+    unknown = compile_program(
+        ORDERS + "CREATE VIEW v AS SELECT DISTINCT status FROM orders ORDER BY SUM(id)"
+    )
+    assert [d.code for d in unknown.diagnostics] == ["SQL213"]
