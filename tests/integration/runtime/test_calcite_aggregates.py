@@ -26,6 +26,12 @@ CREATE TABLE dept (deptno INTEGER, dname VARCHAR);
 CREATE VIEW simple_4 AS SELECT SUM(CASE WHEN deptno IN (SELECT deptno FROM dept) THEN 1
   ELSE 0 END) AS s FROM emp;
 CREATE VIEW simple_5 AS SELECT SUM((SELECT MIN(CAST(deptno AS INTEGER)) FROM dept)) AS s FROM emp;
+CREATE VIEW scalar_grouped AS SELECT deptno,
+  (SELECT COUNT(*) FROM emp WHERE deptno = dept.deptno GROUP BY deptno) AS n FROM dept;
+CREATE VIEW scalar_limited AS SELECT deptno,
+  (SELECT COUNT(*) FROM emp WHERE deptno = dept.deptno LIMIT 1) AS n FROM dept;
+CREATE VIEW distinct_sorted AS SELECT DISTINCT deptno, COUNT(*) AS c FROM emp
+  GROUP BY deptno ORDER BY COUNT(*) DESC, deptno LIMIT 1;
 CREATE VIEW simple_6 AS SELECT SUM((SELECT MIN(CAST(deptno AS INTEGER)) FROM dept)) AS s, deptno
   FROM emp GROUP BY deptno;
 """
@@ -81,6 +87,21 @@ def test_calcite_s_aggregate_answers_after_noise_comes_and_goes(spark: SparkSess
             {"deptno": None, "g": 1, "c": 9},
         ],
         "grouping2_3": [{"g": 0, "s3": 27}],
+        # Calcite's FoodmartBaseTests.testScalar and limitTests: grouped by its
+        # correlated column, no row (NULL) for department 40; a bare COUNT is 0 there.
+        "scalar_grouped": [
+            {"deptno": 10, "n": 2},
+            {"deptno": 20, "n": 1},
+            {"deptno": 30, "n": 2},
+            {"deptno": 40, "n": None},
+        ],
+        "scalar_limited": [
+            {"deptno": 10, "n": 2},
+            {"deptno": 20, "n": 1},
+            {"deptno": 30, "n": 2},
+            {"deptno": 40, "n": 0},
+        ],
+        "distinct_sorted": [{"deptno": 10, "c": 2}],  # SortHrTests: ORDER BY COUNT(*)
         "simple_4": [{"s": 5}],  # the rows of departments 10, 20 and 30
         "simple_5": [{"s": 90}],  # 10 for each of the 9 rows
         "simple_6": [
