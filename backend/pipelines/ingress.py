@@ -15,6 +15,7 @@ from typing import Any
 
 from backend.core.errors import ApplicationError
 from worker.runner.clocks import time_columns
+from worker.runner.rows import is_row, row_fields
 
 INTEGER_RANGES = {
     "TINYINT": (-(2**7), 2**7 - 1),
@@ -75,6 +76,18 @@ ARRAY_SUFFIX = " ARRAY"
 
 def coerce_value(sql_type: str, value: Any) -> Any:
     """The JSON value stored for `value` in a column of `sql_type`."""
+    if is_row(sql_type) and sql_type.endswith(")"):  # a JSON object, by field
+        if not isinstance(value, dict):
+            raise BadValue(f"expected an object for {sql_type}")
+        given = {name.lower(): item for name, item in value.items()}
+        fields = row_fields(sql_type)
+        unknown = sorted(set(given) - {name.lower() for name, _ in fields})
+        if unknown:
+            raise BadValue(f"{sql_type} has no field {unknown[0]!r}")
+        return {
+            name: None if given.get(name.lower()) is None else coerce_value(t, given[name.lower()])
+            for name, t in fields
+        }
     if sql_type.endswith(ARRAY_SUFFIX):  # `INTEGER ARRAY`: a list of such values or nulls
         if not isinstance(value, list):
             raise BadValue(f"expected a list for {sql_type}")
@@ -275,7 +288,7 @@ def _from_text(sql_type: str, text: str) -> Any:
             return int(text)
         if sql_type in ("REAL", "DOUBLE"):
             return float(text)
-        if sql_type.endswith(ARRAY_SUFFIX):  # a JSON list: `[1, 2, null]`
+        if sql_type.endswith(ARRAY_SUFFIX) or is_row(sql_type):  # JSON: `[1, null]`, `{"a": 1}`
             return json.loads(text)
     except ValueError:
         return text  # coerce_value names the problem

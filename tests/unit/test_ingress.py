@@ -202,3 +202,31 @@ def test_an_array_column_takes_a_list_of_its_element_type_or_nulls() -> None:
     assert normalize_changes(table, csv_changes(table, csv)) == [(1, {"ns": [1, None], "ds": None})]
     with pytest.raises(ApplicationError, match="'ns': expected a list for INTEGER ARRAY"):
         normalize_changes(table, csv_changes(table, "ns\nnot a list\n"))
+
+
+def test_a_row_column_takes_an_object_of_its_fields() -> None:
+    """Feldera's `ROW(i1 INT, v1 VARCHAR NULL)` columns: an object by field names (as
+    SQL names match, whatever their case); a field left out is NULL."""
+    table = {
+        "name": "t",
+        "kind": "table",
+        "columns": [
+            {"name": "r", "type": "ROW(i1 INTEGER NOT NULL, v1 VARCHAR)", "nullable": True}
+        ],
+    }
+    rows = normalize_changes(table, [{"r": {"I1": 4, "v1": "cat"}}, {"r": {"i1": 5}}, {"r": None}])
+    assert [row for _, row in rows] == [
+        {"r": {"i1": 4, "v1": "cat"}},
+        {"r": {"i1": 5, "v1": None}},
+        {"r": None},
+    ]
+    with pytest.raises(ApplicationError, match="'r': expected an object for ROW"):
+        normalize_changes(table, [{"r": [4, "cat"]}])
+    with pytest.raises(ApplicationError, match="has no field 'x'"):
+        normalize_changes(table, [{"r": {"x": 1}}])
+    with pytest.raises(ApplicationError, match="'r': expected an integer for INTEGER"):
+        normalize_changes(table, [{"r": {"i1": "four"}}])
+    csv = 'r\n"{""i1"": 7}"\n'  # a CSV field holds a JSON object
+    assert [row for _, row in normalize_changes(table, csv_changes(table, csv))] == [
+        {"r": {"i1": 7, "v1": None}}
+    ]

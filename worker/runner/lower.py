@@ -101,6 +101,9 @@ def _json_type(sql_type: str) -> T.DataType:
     element = array_element(sql_type)
     if element is not None:
         return T.ArrayType(_json_type(element))
+    if is_row(sql_type):  # a JSON object: its fields by name
+        fields = row_fields(sql_type)
+        return T.StructType([T.StructField(name, _json_type(t)) for name, t in fields])
     return T.StringType() if sql_type.startswith(PARSED_FROM_STRING) else spark_type(sql_type)
 
 
@@ -128,6 +131,12 @@ def _as_kept(value: Column, sql_type: str) -> Column:
     element = array_element(sql_type)
     if element is not None:
         return F.transform(value, lambda item: _as_kept(item, element))
+    if is_row(sql_type):  # its fields by position, as a ROW value is kept
+        fields = [
+            _as_kept(value.getField(name), field_type).alias(positional(index))
+            for index, (name, field_type) in enumerate(row_fields(sql_type))
+        ]
+        return F.when(value.isNotNull(), F.struct(*fields))
     if is_interval(sql_type):
         return interval_from_text(value, sql_type)
     if sql_type == "TIME":
@@ -630,6 +639,7 @@ SCALAR: dict[str, Scalar] = {
     "atan2": _atan2,
     "chr": _chr,
     "array": lambda a, r: F.array(*a),
+    "row": lambda a, r: F.struct(*(value.alias(positional(i)) for i, value in enumerate(a))),
     # From 1, NULL past either end (Spark's counts from the end below 0, fails at 0).
     "item": lambda a, r: F.when(a[1] >= 1, F.try_element_at(a[0], a[1])),
     "cardinality": lambda a, r: F.when(a[0].isNotNull(), F.size(a[0])),

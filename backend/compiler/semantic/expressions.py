@@ -157,9 +157,30 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             message = f"The body of {ctx.function_body.upper()} reads a query: a function's "
             ctx.report(Code.INVALID_FUNCTION, message + "body sees its parameters only", expr.span)
             return None
+        case ast.RowConstructor():
+            return _row_value(expr.items, expr.span, ctx, depth)
         case _:
             _not_supported_expression(expr, ctx, depth)
             return None
+
+
+def _row_value(
+    items: tuple[ast.Expr, ...], span: Span, ctx: ExprContext, depth: int
+) -> plan.Expr | None:
+    """`ROW(a, b)` or `(a, b)`: a ROW value, its fields named as Calcite names them
+    (EXPR$0, EXPR$1, ...)."""
+    bound = [bind_expr(item, ctx, depth + 1) for item in items]
+    args = tuple(arg for arg in bound if arg is not None)
+    if len(args) < len(bound):
+        return None
+    for arg in args:
+        if types.is_null(arg.type):
+            ctx.report(
+                Code.TYPE_MISMATCH, "A ROW's field needs a type: CAST(NULL AS ...)", arg.span
+            )
+            return None
+    fields = tuple(types.RowField(f"EXPR${i}", a.type, a.nullable) for i, a in enumerate(args))
+    return plan.Call("row", args, types.row(fields), False, span)
 
 
 def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> None:
@@ -179,9 +200,6 @@ def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> N
         case ast.NamedArgument():
             construct = "named arguments outside a table function"
             parts = (expr.value,)
-        case ast.RowConstructor():
-            construct = "row values (a, b, ...) outside SEARCH_KEY and WHERE ... IN (subquery)"
-            parts = expr.items
         case ast.MapConstructor():
             construct = "MAP values outside SEARCH_KEY options"
             parts = expr.items
@@ -715,6 +733,8 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
     name = call.name.value.lower()
     shown = name.upper()
     args = call.args
+    if name == "row" and not call.name.quoted and args and call.over is None:
+        return _row_value(args, call.span, ctx, depth)
     if call.order_by and (call.over is not None or name not in functions.AGGREGATE_FUNCTIONS):
         where = "a window function's" if call.over is not None else "a function's"
         message = f"ORDER BY inside {shown}(...) orders an aggregate's rows, not {where}"

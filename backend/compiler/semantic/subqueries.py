@@ -154,6 +154,9 @@ def _operand_and_subquery(
     """The compared value, bound over `scope`, and the (uncorrelated) subquery of one
     column of a comparable type; None after reporting an error."""
     shown = "IN" if isinstance(expr, ast.InSubquery) else f"{expr.op} {expr.quantifier.upper()}"
+    if isinstance(expr.operand, ast.RowConstructor):
+        env.not_supported(f"a row (a, b, ...) {shown} (subquery) outside WHERE", expr.span)
+        return None
     ctx = ExprContext(
         scope, env.diagnostics, env.suggestions, aggregate_clause="WHERE", functions=env
     )

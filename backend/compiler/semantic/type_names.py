@@ -69,6 +69,14 @@ def resolve_type(
     if name.arrays:  # `INT ARRAY`: an array of the type before ARRAY
         element = resolve_type(replace(name, arrays=name.arrays - 1), diagnostics, suggestions)
         return None if element is None else types.array_of(element)
+    if name.fields:  # ROW(a INT, b VARCHAR NULL)
+        fields = []
+        for field in name.fields:
+            field_type = resolve_type(field.type, diagnostics, suggestions)
+            if field_type is None:
+                return None
+            fields.append(types.RowField(field.name.value, field_type, field.nullable))
+        return types.row(tuple(fields))
     words, params = name.words, name.params
     written = " ".join(words).upper()
 

@@ -31,6 +31,16 @@ class TypeName:
     params: tuple[int, ...]
     span: Span
     arrays: int = 0  # `INT ARRAY ARRAY`: an array of arrays of INT
+    fields: tuple[FieldDecl, ...] = ()  # `ROW(a INT, b VARCHAR NULL)`
+
+
+@dataclass(frozen=True, slots=True)
+class FieldDecl:
+    """A field of a ROW type as written: not nullable unless it says NULL (Feldera's)."""
+
+    name: Identifier
+    type: TypeName
+    nullable: bool
 
 
 # ---------------------------------------------------------------- expressions

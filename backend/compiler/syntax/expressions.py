@@ -759,7 +759,14 @@ def parse_type_name(c: Cursor) -> ast.TypeName:
         if c.accept_word("to"):
             words.extend(("to", _interval_unit(c)))
     params: list[int] = []
-    if c.accept_symbol("("):
+    fields: list[ast.FieldDecl] = []
+    if first == "row" and c.at_symbol("(") and is_identifier(c.peek()):
+        c.advance()  # ROW(a INT, b VARCHAR NULL)
+        fields.append(_field_decl(c))
+        while c.accept_symbol(","):
+            fields.append(_field_decl(c))
+        c.expect_symbol(")")
+    elif c.accept_symbol("("):
         params.append(c.expect_integer("a type parameter (an integer)"))
         while c.accept_symbol(","):
             params.append(c.expect_integer("a type parameter (an integer)"))
@@ -773,4 +780,14 @@ def parse_type_name(c: Cursor) -> ast.TypeName:
     while c.accept_word("array"):  # `INT ARRAY`, as Feldera and Calcite write it
         arrays += 1
     span = Span(token.start, c.previous_end)
-    return ast.TypeName(tuple(words), tuple(params), span, arrays)
+    return ast.TypeName(tuple(words), tuple(params), span, arrays, tuple(fields))
+
+
+def _field_decl(c: Cursor) -> ast.FieldDecl:
+    """`name TYPE [NULL | NOT NULL]`, a field of a ROW type."""
+    name = c.expect_identifier("a field name")
+    type_name = parse_type_name(c)
+    nullable = c.accept_word("null") is not None
+    if not nullable and c.accept_word("not"):
+        c.expect_word("null")
+    return ast.FieldDecl(name, type_name, nullable)

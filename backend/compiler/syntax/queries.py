@@ -236,9 +236,9 @@ def _group_by(c: Cursor) -> ast.Clause | None:
     distinct = c.accept_word("distinct") is not None
     if not distinct:
         c.accept_word("all")
-    items = [_group_by_item(c)]
+    items = list(_keys(_group_by_item(c)))  # `GROUP BY (a, b)` is `GROUP BY a, b`
     while c.accept_symbol(","):
-        items.append(_group_by_item(c))
+        items.extend(_keys(_group_by_item(c)))
     return ast.Clause(tuple(items), Span(start, c.previous_end), distinct)
 
 
