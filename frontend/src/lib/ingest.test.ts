@@ -45,6 +45,19 @@ describe('exampleInput', () => {
     ]);
   });
 
+  it('gives an ARRAY column a list and a ROW column an object of its fields', () => {
+    const r = rel('orders', 'table', [
+      col('tags', 'VARCHAR ARRAY'),
+      col('customer', 'ROW(name VARCHAR NOT NULL, "the tier" INTEGER, at ROW(d DATE) ARRAY)'),
+    ]);
+    expect(JSON.parse(exampleInput(r))).toEqual([
+      { tags: ['text'], customer: { name: 'text', 'the tier': 1, at: [{ d: '2024-01-01' }] } },
+    ]);
+    expect(exampleCsv(r)).toBe(
+      'tags,customer\n"[""text""]","{""name"":""text"",""the tier"":1,""at"":[{""d"":""2024-01-01""}]}"',
+    );
+  });
+
   it('falls back to a generic example', () => {
     expect(exampleInput(undefined)).toBe('[{"id": 1}]');
   });

@@ -1,5 +1,5 @@
 /** The ingest box's logic: which relations take input, and reading what was typed. */
-import type { Catalog, Change, Column, Relation } from '../api/types';
+import type { Catalog, Change, Relation } from '../api/types';
 import { parseCsv, unknownColumns, type IngestFormat } from './csv';
 
 /** Tables and streams, in catalog (program) order: the relations that accept input. */
@@ -34,8 +34,15 @@ export function parseIngestInput(text: string): ParsedIngest {
   return { ok: true, changes: value as Change[] };
 }
 
-function exampleValue(column: Column): string | number | boolean {
-  const t = column.type.toUpperCase();
+type Example = string | number | boolean | Example[] | { [field: string]: Example };
+
+/** A plausible value of a type: a list for an `ARRAY`, an object for a `ROW(...)`. */
+function exampleValue(sqlType: string): Example {
+  const t = sqlType.toUpperCase();
+  if (t.endsWith(' ARRAY')) return [exampleValue(sqlType.slice(0, -' ARRAY'.length))];
+  if (t.startsWith('ROW(') && t.endsWith(')')) {
+    return Object.fromEntries(rowFields(sqlType).map(([name, type]) => [name, exampleValue(type)]));
+  }
   if (t === 'BOOLEAN') return true;
   if (['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT'].includes(t)) return 1;
   if (t === 'REAL' || t === 'DOUBLE') return 1.5;
@@ -46,11 +53,38 @@ function exampleValue(column: Column): string | number | boolean {
   return 'text';
 }
 
+/** The (name, type) of each field of `ROW(a INTEGER NOT NULL, "b c" VARCHAR, ...)`. */
+function rowFields(sqlType: string): [string, string][] {
+  const body = sqlType.slice(sqlType.indexOf('(') + 1, -1);
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === '(') depth++;
+    else if (!quoted && ch === ')') depth--;
+    else if (!quoted && depth === 0 && ch === ',') {
+      parts.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(body.slice(start));
+  return parts.map((part) => {
+    const text = part.trim();
+    const match = text.startsWith('"') ? /^"((?:[^"]|"")*)"\s+(.*)$/.exec(text) : /^(\S+)\s+(.*)$/.exec(text);
+    const name = (match?.[1] ?? text).replace(/""/g, '"');
+    const type = (match?.[2] ?? '').replace(/ NOT NULL$/, '');
+    return [name, type];
+  });
+}
+
 /** A one-row example for a relation, used as the textarea's placeholder. */
 export function exampleInput(relation: Relation | undefined): string {
   if (!relation || relation.columns.length === 0) return '[{"id": 1}]';
-  const row: Record<string, string | number | boolean> = {};
-  for (const c of relation.columns) row[c.name] = exampleValue(c);
+  const row: Record<string, Example> = {};
+  for (const c of relation.columns) row[c.name] = exampleValue(c.type);
   return JSON.stringify([row]);
 }
 
@@ -94,8 +128,9 @@ export function prepareIngest(text: string, format: IngestFormat, relation: Rela
 export function exampleCsv(relation: Relation | undefined): string {
   if (!relation || relation.columns.length === 0) return 'id\n1';
   const values = relation.columns.map((c) => {
-    const v = exampleValue(c);
-    return typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v);
+    const example = exampleValue(c.type);
+    const v = typeof example === 'object' ? JSON.stringify(example) : String(example); // a list or object as JSON
+    return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
   });
   return `${relation.columns.map((c) => c.name).join(',')}\n${values.join(',')}`;
 }
