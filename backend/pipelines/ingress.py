@@ -15,7 +15,7 @@ from typing import Any
 
 from backend.core.errors import ApplicationError
 from worker.runner.clocks import time_columns
-from worker.runner.rows import is_row, row_fields
+from worker.runner.rows import declared_fields, is_row
 
 INTEGER_RANGES = {
     "TINYINT": (-(2**7), 2**7 - 1),
@@ -80,14 +80,17 @@ def coerce_value(sql_type: str, value: Any) -> Any:
         if not isinstance(value, dict):
             raise BadValue(f"expected an object for {sql_type}")
         given = {name.lower(): item for name, item in value.items()}
-        fields = row_fields(sql_type)
-        unknown = sorted(set(given) - {name.lower() for name, _ in fields})
+        fields = declared_fields(sql_type)
+        unknown = sorted(set(given) - {name.lower() for name, _, _ in fields})
         if unknown:
             raise BadValue(f"{sql_type} has no field {unknown[0]!r}")
-        return {
-            name: None if given.get(name.lower()) is None else coerce_value(t, given[name.lower()])
-            for name, t in fields
-        }
+        row = {}
+        for name, field_type, nullable in fields:
+            item = given.get(name.lower())
+            if item is None and not nullable:
+                raise BadValue(f"field {name!r} of {sql_type} cannot be null")
+            row[name] = None if item is None else coerce_value(field_type, item)
+        return row
     if sql_type.endswith(ARRAY_SUFFIX):  # `INTEGER ARRAY`: a list of such values or nulls
         if not isinstance(value, list):
             raise BadValue(f"expected a list for {sql_type}")

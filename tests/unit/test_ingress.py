@@ -206,7 +206,8 @@ def test_an_array_column_takes_a_list_of_its_element_type_or_nulls() -> None:
 
 def test_a_row_column_takes_an_object_of_its_fields() -> None:
     """Feldera's `ROW(i1 INT, v1 VARCHAR NULL)` columns: an object by field names (as
-    SQL names match, whatever their case); a field left out is NULL."""
+    SQL names match, whatever their case); a field left out is NULL, which a NOT NULL
+    field refuses."""
     table = {
         "name": "t",
         "kind": "table",
@@ -215,6 +216,8 @@ def test_a_row_column_takes_an_object_of_its_fields() -> None:
         ],
     }
     rows = normalize_changes(table, [{"r": {"I1": 4, "v1": "cat"}}, {"r": {"i1": 5}}, {"r": None}])
+    with pytest.raises(ApplicationError, match=r"field 'i1' of ROW.* cannot be null"):
+        normalize_changes(table, [{"r": {"v1": "no i1"}}])
     assert [row for _, row in rows] == [
         {"r": {"i1": 4, "v1": "cat"}},
         {"r": {"i1": 5, "v1": None}},

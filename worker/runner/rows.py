@@ -43,13 +43,21 @@ def row_fields(sql_type: str) -> list[tuple[str, str]]:
     >>> row_fields('ROW(a INTEGER NOT NULL, "b, c" DECIMAL(10,2), r ROW(x INTEGER))')
     [('a', 'INTEGER'), ('b, c', 'DECIMAL(10,2)'), ('r', 'ROW(x INTEGER)')]
     """
+    return [(name, field_type) for name, field_type, _ in declared_fields(sql_type)]
+
+
+def declared_fields(sql_type: str) -> list[tuple[str, str, bool]]:
+    """(name, type, nullable) of each field of a ROW type.
+
+    >>> declared_fields('ROW(a INTEGER NOT NULL, b VARCHAR)')
+    [('a', 'INTEGER', False), ('b', 'VARCHAR', True)]
+    """
     fields = []
     for part in _top_level(sql_type[len(ROW_PREFIX) : -1]):
         name, rest = _name(part.strip())
         rest = rest.strip()
-        if rest.endswith(NOT_NULL):
-            rest = rest[: -len(NOT_NULL)]
-        fields.append((name, rest))
+        nullable = not rest.endswith(NOT_NULL)
+        fields.append((name, rest if nullable else rest[: -len(NOT_NULL)], nullable))
     return fields
 
 
