@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TypeGuard
 
 from backend.compiler.diagnostics import Code, error
 from backend.compiler.plan import nodes as plan
@@ -298,8 +299,9 @@ def _decorrelated(
         return None
     # Grouped by its correlated columns, it has one group per outer row, as without GROUP
     # BY, but none (NULL, not a count of 0) where no row matches.
-    counted = _is_count(item.expr) and body.group_by is None
-    if not _is_count(item.expr) and any(_is_count(node) for node in syntax_nodes(item.expr)):
+    a_count = _is_count(item.expr)
+    counted = a_count and body.group_by is None
+    if not a_count and any(_is_count(node) for node in syntax_nodes(item.expr)):
         env.not_supported("COUNT inside an expression of a correlated scalar subquery", item.span)
         return None
     keys = tuple(
@@ -341,11 +343,14 @@ def _decorrelated(
 
 def has_aggregates(expr: ast.Expr) -> bool:
     """Whether `expr` calls an aggregate (not over a window)."""
-    return any(
+    return any(_is_aggregate_call(node) for node in syntax_nodes(expr))
+
+
+def _is_aggregate_call(node: object) -> TypeGuard[ast.FunctionCall]:
+    return (
         isinstance(node, ast.FunctionCall)
         and node.over is None
         and node.name.value.lower() in aggregates.COMPILED
-        for node in syntax_nodes(expr)
     )
 
 
@@ -357,9 +362,7 @@ def in_aggregate_arguments(exprs: list[ast.Expr]) -> set[Span]:
         subquery.span
         for expr in exprs
         for node in syntax_nodes(expr)
-        if isinstance(node, ast.FunctionCall)
-        and node.over is None
-        and node.name.value.lower() in aggregates.COMPILED
+        if _is_aggregate_call(node)
         for arg in (*node.args, node.filter)
         if arg is not None
         for subquery in _subqueries(arg)

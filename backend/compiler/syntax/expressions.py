@@ -297,7 +297,7 @@ def _primary(c: Cursor) -> ast.Expr:
     if is_identifier(token):
         if c.peek().is_symbol("("):
             return parse_function_call(c)
-        return _column_ref(c)
+        return parse_column_ref(c)
     if token.is_word("end"):
         # A column may be named `end` (a table declares any word): where an expression
         # starts, END cannot close a CASE, so it is the column (as in Feldera).
@@ -403,7 +403,8 @@ def _parenthesized(c: Cursor) -> ast.Expr:
     return inner
 
 
-def _column_ref(c: Cursor) -> ast.ColumnRef:
+def parse_column_ref(c: Cursor) -> ast.ColumnRef:
+    """`col`, `t.col`, ... (not `t.*`: the star is the select list's)."""
     parts = [c.expect_identifier("a column name")]
     while c.at_symbol(".") and not c.peek().is_symbol("*"):
         c.advance()

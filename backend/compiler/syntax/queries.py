@@ -327,19 +327,11 @@ def _excluded(c: Cursor) -> tuple[ast.ColumnRef, ...]:
         return ()
     c.advance()
     c.advance()
-    columns = [_column_name(c)]
+    columns = [expr_parser.parse_column_ref(c)]
     while c.accept_symbol(","):
-        columns.append(_column_name(c))
+        columns.append(expr_parser.parse_column_ref(c))
     c.expect_symbol(")")
     return tuple(columns)
-
-
-def _column_name(c: Cursor) -> ast.ColumnRef:
-    start = c.current.start
-    parts = [c.expect_identifier("a column name")]
-    while c.accept_symbol("."):
-        parts.append(c.expect_identifier("a column name"))
-    return ast.ColumnRef(tuple(parts), Span(start, c.previous_end))
 
 
 def _alias(c: Cursor) -> ast.Identifier | None:
