@@ -213,7 +213,7 @@ def type_scalar_call(
     """Type-check a call of one of SCALAR_FUNCTIONS whose arity is already checked."""
     if name in ("upper", "lower"):
         (arg,) = args
-        if not (types.is_string(arg.type) or types.is_null(arg.type)):
+        if not _is_text(arg.type):
             _mismatch(diagnostics, f"{name.upper()} expects a VARCHAR argument", arg)
             return None
         return plan.Call(name, args, types.VARCHAR, arg.nullable, span)
@@ -265,7 +265,7 @@ def concat(args: tuple[plan.Expr, ...], span: Span) -> plan.Expr:
 def _as_text(args: tuple[plan.Expr, ...]) -> tuple[plan.Expr, ...]:
     return tuple(
         arg
-        if types.is_string(arg.type) or types.is_null(arg.type)
+        if _is_text(arg.type)
         else plan.Cast(arg, types.VARCHAR, arg.nullable, arg.span)  # every type casts to text
         for arg in args
     )
@@ -278,7 +278,7 @@ def _concat_ws(
     as '' (as in Feldera: `CONCAT_WS(',', 'a', NULL, 'b')` is 'a,,b'), NULL only when
     the separator is; values of other types as text."""
     separator, *values = args
-    if not (types.is_string(separator.type) or types.is_null(separator.type)):
+    if not _is_text(separator.type):
         _mismatch(diagnostics, "CONCAT_WS expects a VARCHAR separator", separator)
         return None
     text = _as_text(tuple(values))
@@ -341,6 +341,11 @@ def _mod(
     return plan.Call(name, args, result, args[0].nullable or args[1].nullable, span)
 
 
+def _is_text(sql_type: SqlType) -> bool:
+    """A string, or NULL (which any string argument takes)."""
+    return types.is_string(sql_type) or types.is_null(sql_type)
+
+
 def _strings(result: SqlType, integers: frozenset[int] = frozenset()) -> Typing:
     """String arguments (integers at the positions `integers`, from 0); a `result`. A
     number where a string goes is its text, as in Feldera (`LEFT(-12, 2)` is '-1')."""
@@ -400,7 +405,7 @@ def _array_function(
         return _new_array(name, args, span, diagnostics)
     if name == "split":  # SPLIT(s[, delimiter]): a VARCHAR ARRAY
         for text in args:
-            if not (types.is_string(text.type) or types.is_null(text.type)):
+            if not _is_text(text.type):
                 _mismatch(diagnostics, "SPLIT splits a string by a string", text)
                 return None
         nullable = any(arg.nullable for arg in args)
@@ -433,7 +438,7 @@ def _array_function(
             _mismatch(diagnostics, f"{name.upper()} joins an array of strings", array)
             return None
         for text in args[1:]:
-            if not (types.is_string(text.type) or types.is_null(text.type)):
+            if not _is_text(text.type):
                 _mismatch(diagnostics, f"{name.upper()} joins with a string", text)
                 return None
         return plan.Call("array_to_string", args, types.VARCHAR, nullable, span)
@@ -634,7 +639,7 @@ def _parse_datetime(
     if problem is not None:
         _invalid(diagnostics, problem, form)
         return None
-    if not (types.is_string(text.type) or types.is_null(text.type)):
+    if not _is_text(text.type):
         _mismatch(diagnostics, f"{name.upper()} expects a VARCHAR as argument 2", text)
         return None
     return plan.Call(name, (form, text), target, True, span)
