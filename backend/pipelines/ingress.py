@@ -15,7 +15,7 @@ from typing import Any
 
 from backend.core.errors import ApplicationError
 from worker.runner.clocks import time_columns
-from worker.runner.rows import declared_fields, is_row
+from worker.runner.rows import array_element, declared_fields, is_map, is_row, map_types
 
 INTEGER_RANGES = {
     "TINYINT": (-(2**7), 2**7 - 1),
@@ -71,12 +71,9 @@ def _decimal(value: Any, precision: int, scale: int) -> str:
     return str(quantized)
 
 
-ARRAY_SUFFIX = " ARRAY"
-
-
 def coerce_value(sql_type: str, value: Any) -> Any:
     """The JSON value stored for `value` in a column of `sql_type`."""
-    if is_row(sql_type) and sql_type.endswith(")"):  # a JSON object, by field
+    if is_row(sql_type):  # a JSON object, by field
         if not isinstance(value, dict):
             raise BadValue(f"expected an object for {sql_type}")
         given = {name.lower(): item for name, item in value.items()}
@@ -91,10 +88,18 @@ def coerce_value(sql_type: str, value: Any) -> Any:
                 raise BadValue(f"field {name!r} of {sql_type} cannot be null")
             row[name] = None if item is None else coerce_value(field_type, item)
         return row
-    if sql_type.endswith(ARRAY_SUFFIX):  # `INTEGER ARRAY`: a list of such values or nulls
+    if is_map(sql_type):  # a JSON object: keys (text) of the key type, values or nulls
+        if not isinstance(value, dict):
+            raise BadValue(f"expected an object for {sql_type}")
+        key_type, value_type = map_types(sql_type)
+        return {
+            _map_key(key_type, key): None if item is None else coerce_value(value_type, item)
+            for key, item in value.items()
+        }
+    element = array_element(sql_type)
+    if element is not None:  # `INTEGER ARRAY`: a list of such values or nulls
         if not isinstance(value, list):
             raise BadValue(f"expected a list for {sql_type}")
-        element = sql_type[: -len(ARRAY_SUFFIX)]
         return [None if item is None else coerce_value(element, item) for item in value]
     if sql_type in INTEGER_RANGES:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -125,6 +130,18 @@ def coerce_value(sql_type: str, value: Any) -> Any:
     if match:
         return _decimal(value, int(match.group(1)), int(match.group(2)))
     raise BadValue(f"values of type {sql_type} cannot be ingested yet")
+
+
+def _map_key(sql_type: str, key: str) -> str:
+    """A JSON object's key as a MAP's key of `sql_type`: its text, checked (and written
+    as it is stored: `"01"` is the INTEGER key `"1"`)."""
+    value = _from_text(sql_type, key)
+    if value is None:
+        raise BadValue(f"a key of {sql_type} cannot be empty")
+    if is_row(sql_type) or array_element(sql_type) is not None:
+        raise BadValue(f"keys of type {sql_type} cannot be ingested yet")
+    coerced = coerce_value(sql_type, value)
+    return json.dumps(coerced) if isinstance(coerced, bool) else str(coerced)
 
 
 def _of_length(length: dict[str, Any] | None, value: Any) -> Any:
@@ -291,7 +308,7 @@ def _from_text(sql_type: str, text: str) -> Any:
             return int(text)
         if sql_type in ("REAL", "DOUBLE"):
             return float(text)
-        if sql_type.endswith(ARRAY_SUFFIX) or is_row(sql_type):  # JSON: `[1, null]`, `{"a": 1}`
+        if array_element(sql_type) or is_row(sql_type) or is_map(sql_type):  # JSON text
             return json.loads(text)
     except ValueError:
         return text  # coerce_value names the problem

@@ -233,3 +233,29 @@ def test_a_row_column_takes_an_object_of_its_fields() -> None:
     assert [row for _, row in normalize_changes(table, csv_changes(table, csv))] == [
         {"r": {"i1": 7, "v1": None}}
     ]
+
+
+def test_a_map_column_takes_an_object_of_keys_and_values() -> None:
+    """Feldera's `MAP<K, V>` columns: a JSON object, each key the text of a K (checked,
+    and written as stored: "07" is the INTEGER key "7"), each value a V or null; and an
+    array of ROWs, a list of objects."""
+    table = {
+        "name": "t",
+        "kind": "table",
+        "columns": [
+            {"name": "m", "type": "MAP<INTEGER, DECIMAL(5,2)>", "nullable": True},
+            {"name": "pts", "type": "ROW(x INTEGER NOT NULL) ARRAY", "nullable": True},
+        ],
+    }
+    rows = normalize_changes(table, [{"m": {"07": 1.5, "-2": None}, "pts": [{"x": 1}]}])
+    assert [row for _, row in rows] == [{"m": {"7": "1.50", "-2": None}, "pts": [{"x": 1}]}]
+    with pytest.raises(ApplicationError, match="'m': expected an object for MAP<INTEGER"):
+        normalize_changes(table, [{"m": [[1, 2]]}])
+    with pytest.raises(ApplicationError, match="'m': expected an integer for INTEGER"):
+        normalize_changes(table, [{"m": {"one": 1}}])
+    with pytest.raises(ApplicationError, match=r"'pts': field 'x' of ROW.* cannot be null"):
+        normalize_changes(table, [{"pts": [{}]}])
+    csv = 'm\n"{""1"": 2}"\n'  # a CSV field holds a JSON object
+    assert [row for _, row in normalize_changes(table, csv_changes(table, csv))] == [
+        {"m": {"1": "2.00"}, "pts": None}
+    ]

@@ -37,7 +37,7 @@ from worker.runner.lower import (
     spark_type,
     toward_zero,
 )
-from worker.runner.rows import array_element, is_row, row_fields
+from worker.runner.rows import array_element, is_map, is_row, map_entries, row_fields
 from worker.runner.state import as_multiset
 
 if TYPE_CHECKING:
@@ -71,7 +71,9 @@ def names(width: int, offset: int = 0) -> list[str]:
 
 def stored_type(sql_type: str) -> T.DataType:
     """The type of a value in a stored row's JSON: text for decimals and times (exact),
-    ROW values field by field, ARRAY values element by element."""
+    ROW values field by field, ARRAY values element by element, MAP values as entries."""
+    if is_map(sql_type):
+        return stored_type(map_entries(sql_type))
     element = array_element(sql_type)
     if element is not None:
         return T.ArrayType(stored_type(element))
@@ -90,7 +92,8 @@ def row_json(df: DataFrame, types: Sequence[str], offset: int = 0) -> Column:
     fields = []
     for i, sql_type in enumerate(types):
         value = F.col(positional(offset + i))
-        if sql_type.startswith(AS_STRING) or is_row(sql_type) or array_element(sql_type):
+        kept_apart = is_row(sql_type) or is_map(sql_type) or array_element(sql_type)
+        if sql_type.startswith(AS_STRING) or kept_apart:
             value = value.cast(stored_type(sql_type))
         fields.append(value.alias(positional(i)))
     if not fields:
@@ -389,18 +392,28 @@ def _hop(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
 
 def _unnest(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     """Each changed row once per element of its array (a NULL or empty one: none), with
-    the element and, WITH ORDINALITY, its place from 1: a row's elements come and go
-    with it, so the changes are the unnested changes."""
+    the element (a MAP's entry: its key and value; a ROW: its fields) and, WITH
+    ORDINALITY, its place from 1: a row's elements come and go with it, so the changes
+    are the unnested changes."""
     child = ctx.rel(rel["input"], key + ".i")
     width = len(rel["input"]["columns"])
     exploded = child.select(
         *names(width), WEIGHT, F.posexplode(lower_expr(rel["array"])).alias("__place", "__e")
     )
-    place = [(F.col("__place") + 1).cast("int").alias(positional(width + 1))]
+    element = F.col("__e")
+    array_type = rel["array"]["type"]
+    element_type = array_element(array_type)
+    if is_map(array_type):
+        made = [element.c0, element.c1]
+    elif element_type is not None and is_row(element_type):  # an array of ROWs: the fields
+        made = [element.getField(positional(i)) for i in range(len(row_fields(element_type)))]
+    else:
+        made = [element]
+    if rel["ordinality"]:
+        made.append((F.col("__place") + 1).cast("int"))
     return exploded.select(
         *names(width),
-        F.col("__e").alias(positional(width)),
-        *(place if rel["ordinality"] else []),
+        *(column.alias(positional(width + i)) for i, column in enumerate(made)),
         WEIGHT,
     )
 

@@ -30,7 +30,16 @@ from worker.runner.intervals import (
     interval_units,
     is_interval,
 )
-from worker.runner.rows import array_element, is_row, row_fields
+from worker.runner.rows import (
+    array_element,
+    from_spark_map,
+    is_map,
+    is_row,
+    map_entries,
+    map_types,
+    row_fields,
+    sorted_entries,
+)
 
 WEIGHT = "__weight"
 DECIMAL_TYPE = re.compile(r"DECIMAL\((\d+),\s*(\d+)\)")
@@ -57,6 +66,8 @@ class LoweringError(Exception):
 
 
 def spark_type(sql_type: str) -> T.DataType:
+    if is_map(sql_type):  # its entries, sorted by key (rows.py)
+        return spark_type(map_entries(sql_type))
     element = array_element(sql_type)
     if element is not None:
         return T.ArrayType(spark_type(element))
@@ -98,6 +109,8 @@ def positional(index: int) -> str:
 
 
 def _json_type(sql_type: str) -> T.DataType:
+    if is_map(sql_type):  # a JSON object: its keys are text
+        return T.MapType(T.StringType(), _json_type(map_types(sql_type)[1]))
     element = array_element(sql_type)
     if element is not None:
         return T.ArrayType(_json_type(element))
@@ -128,6 +141,10 @@ def parse_rows(changes: DataFrame, relation: Mapping[str, Any]) -> DataFrame:
 def _as_kept(value: Column, sql_type: str) -> Column:
     """A JSON row's value as Spark keeps it: a published interval's or TIME's text read
     back (worker/runner/step.py writes them for views)."""
+    if is_map(sql_type):  # a JSON object's entries, the keys read from their text, sorted
+        key, item = map_types(sql_type)
+        kept_key = lambda e: _as_kept(e["key"], key)  # noqa: E731
+        return sorted_entries(F.map_entries(value), kept_key, lambda e: _as_kept(e["value"], item))
     element = array_element(sql_type)
     if element is not None:
         return F.transform(value, lambda item: _as_kept(item, element))
@@ -641,8 +658,21 @@ SCALAR: dict[str, Scalar] = {
     "array": lambda a, r: F.array(*a),
     "row": lambda a, r: F.struct(*(value.alias(positional(i)) for i, value in enumerate(a))),
     # From 1, NULL past either end (Spark's counts from the end below 0, fails at 0).
-    "item": lambda a, r: F.when(a[1] >= 1, F.try_element_at(a[0], a[1])),
-    "cardinality": lambda a, r: F.when(a[0].isNotNull(), F.size(a[0])),
+    "item": lambda a, r: (
+        F.try_element_at(F.map_from_entries(a[0]), a[1])  # a MAP's value, NULL for no key
+        if is_map(r[0]["type"])
+        else F.when(a[1] >= 1, F.try_element_at(a[0], a[1]))
+    ),
+    "cardinality": lambda a, r: F.when(a[0].isNotNull(), F.size(a[0])),  # a MAP's entries too
+    # MAP values are kept as their entries sorted by key (rows.py): c0 key, c1 value.
+    "map": lambda a, r: from_spark_map(F.create_map(*a)),  # a repeated key: the last value
+    "map_keys": lambda a, r: F.transform(a[0], lambda e: e["c0"]),
+    "map_values": lambda a, r: F.transform(a[0], lambda e: e["c1"]),
+    "map_contains_key": lambda a, r: F.when(
+        a[0].isNotNull() & a[1].isNotNull(), F.exists(a[0], lambda e: e["c0"] == a[1])
+    ),
+    # NULL where any is; a key in several: the last one's value (session.py)
+    "map_concat": lambda a, r: from_spark_map(F.map_concat(*(F.map_from_entries(m) for m in a))),
     # FALSE where only a NULL element could match (Spark's is NULL there), as in Feldera.
     "array_contains": lambda a, r: F.when(
         a[0].isNotNull() & a[1].isNotNull(), F.coalesce(F.array_contains(a[0], a[1]), F.lit(False))
@@ -651,6 +681,9 @@ SCALAR: dict[str, Scalar] = {
     "array_remove": lambda a, r: F.call_function("array_remove", a[0], a[1]),
     "array_append": lambda a, r: F.array_append(a[0], a[1]),
     "array_prepend": lambda a, r: F.array_prepend(a[0], a[1]),
+    # From 1, or from the end when negative (-1: after the last), padded with NULLs past
+    # the end; 0 fails the step, as in Feldera.
+    "array_insert": lambda a, r: F.array_insert(a[0], a[1], a[2]),
     "array_compact": lambda a, r: F.array_compact(a[0]),
     "array_distinct": lambda a, r: F.array_distinct(a[0]),  # the first of each, in order
     "array_reverse": lambda a, r: F.reverse(a[0]),
@@ -719,6 +752,8 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
     if source is not None and is_interval(source) and target in INTEGRAL:
         return interval_units(operand, source).cast(spark_type(target))
     value = operand.cast(spark_type(target))
+    if is_map(target):  # its keys cast may sort otherwise
+        return F.array_sort(value)
     return F.upper(value) if source == "BOOLEAN" and target == "VARCHAR" else value
 
 

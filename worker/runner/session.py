@@ -90,6 +90,9 @@ def build_session(
         # one piece ("Failed to allocate a page", then AGGREGATE_OUT_OF_MEMORY). A step's
         # data is small and its plan has many such operators.
         .config("spark.buffer.pageSize", "2m")
+        # A key twice in MAP[...] or MAP_CONCAT: the last value wins, as in Feldera (Spark
+        # fails the step by default).
+        .config("spark.sql.mapKeyDedupPolicy", "LAST_WIN")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.streaming.forceDeleteTempCheckpointLocation", "true")
         .config("spark.sql.streaming.pollingDelay", f"{IDLE_POLL_MS}ms")

@@ -5,6 +5,7 @@ view name and collects them together, so a step's cost does not grow a Spark
 action per view.
 """
 
+import decimal
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -14,7 +15,15 @@ from pyspark.sql import functions as F
 
 from worker.runner.intervals import interval_text, is_interval
 from worker.runner.lower import WEIGHT, positional, shown_time
-from worker.runner.rows import array_element, is_row, published
+from worker.runner.rows import (
+    array_element,
+    is_map,
+    is_row,
+    map_types,
+    published,
+    published_map,
+    row_fields,
+)
 
 Change = dict[str, dict[str, Any]]
 # Shown as strings so that no precision is lost on the way to JSON.
@@ -30,7 +39,9 @@ def _consolidated(changes: DataFrame, width: int) -> DataFrame:
 
 def shown(value: Column, sql_type: str) -> Column:
     """A value as a view publishes it in JSON: decimals, dates and times as text, an
-    interval as Feldera writes it, a ROW as an object, an ARRAY as a list of them."""
+    interval as Feldera writes it, a ROW or a MAP as an object, an ARRAY as a list."""
+    if is_map(sql_type):
+        return published_map(value, sql_type, shown)
     element = array_element(sql_type)
     if element is not None:
         return F.transform(value, lambda item: shown(item, element))
@@ -85,17 +96,53 @@ def in_view_order(view: Mapping[str, Any], changes: list[Change]) -> list[Change
     query = view["query"]
     if query["op"] != "sort":
         return ordered
-    names = [c["name"] for c in view["columns"]]
     for key in reversed(query["keys"]):
         index = _key_column(key["expr"])
         if index is None:
             continue
-        name = names[index]
+        name, sql_type = view["columns"][index]["name"], view["columns"][index]["type"]
         nulls = [c for c in ordered if _row(c)[name] is None]
         values = [c for c in ordered if _row(c)[name] is not None]
-        values.sort(key=lambda c: _row(c)[name], reverse=key["descending"])
+        values.sort(key=lambda c: _ordered_as(sql_type, _row(c)[name]), reverse=key["descending"])
         ordered = nulls + values if key["nulls_first"] else values + nulls
     return sorted(ordered, key=lambda c: "insert" in c)  # stable: deletes first, in order
+
+
+def _ordered_as(sql_type: str, value: Any) -> Any:
+    """A published value as SQL orders it: decimals (and a MAP's number keys, JSON text)
+    as numbers, NULL first inside a ROW, ARRAY or MAP, a MAP by its sorted entries.
+
+    >>> sorted(["10.00", "9.50"], key=lambda v: _ordered_as("DECIMAL(4,2)", v))
+    ['9.50', '10.00']
+    >>> _ordered_as("MAP<INTEGER, VARCHAR>", {"10": "a", "9": None})
+    (1, [((1, Decimal('9')), (0,)), ((1, Decimal('10')), (1, 'a'))])
+    """
+    if value is None:
+        return (0,)
+    if is_map(sql_type):
+        key_type, value_type = map_types(sql_type)
+        return (
+            1,
+            sorted(
+                (_ordered_as(key_type, _as_number(key_type, key)), _ordered_as(value_type, item))
+                for key, item in value.items()
+            ),
+        )
+    element = array_element(sql_type)
+    if element is not None:
+        return (1, [_ordered_as(element, item) for item in value])
+    if is_row(sql_type):
+        return (1, tuple(_ordered_as(t, value[name]) for name, t in row_fields(sql_type)))
+    if sql_type.startswith("DECIMAL"):
+        return (1, decimal.Decimal(value))
+    return (1, value)
+
+
+def _as_number(sql_type: str, key: str) -> Any:
+    """A MAP's key, JSON text, as its number for a number type."""
+    if sql_type in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "REAL", "DOUBLE"):
+        return decimal.Decimal(key)
+    return key
 
 
 def _key_column(expr: Mapping[str, Any]) -> int | None:

@@ -159,6 +159,10 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             return None
         case ast.RowConstructor():
             return _row_value(expr.items, expr.span, ctx, depth)
+        case ast.MapConstructor():  # MAP[k, v, ...]: the `map` function (functions.py)
+            name = ast.Identifier("map", False, expr.span)
+            call = ast.FunctionCall(name, expr.items, False, False, None, None, expr.span)
+            return _function_call(call, ctx, depth)
         case _:
             _not_supported_expression(expr, ctx, depth)
             return None
@@ -200,9 +204,6 @@ def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> N
         case ast.NamedArgument():
             construct = "named arguments outside a table function"
             parts = (expr.value,)
-        case ast.MapConstructor():
-            construct = "MAP values outside SEARCH_KEY options"
-            parts = expr.items
         case _:
             construct = "TABLE arguments outside a table function"
     ctx.not_supported(construct, expr.span)

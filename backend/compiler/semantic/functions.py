@@ -8,7 +8,7 @@ functions, time bucketing, ...) are listed so the user gets "not supported yet"
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from backend.compiler.diagnostics import Code, Diagnostic, error
@@ -65,6 +65,7 @@ ARRAY_FUNCTIONS: dict[str, Arity] = {
     "array_position": Arity(2, 2),
     "array_remove": Arity(2, 2),
     "array_append": Arity(2, 2),
+    "array_insert": Arity(3, 3),
     "array_prepend": Arity(2, 2),
     "array_compact": Arity(1, 1),
     "array_distinct": Arity(1, 1),
@@ -83,6 +84,15 @@ ARRAY_FUNCTIONS: dict[str, Arity] = {
     "array_join": Arity(2, 3),
     "split": Arity(1, 2),
 }
+# Maps (Feldera's): MAP[k, v, ...] (the `map` function), m[k] (ITEM: NULL where k is no
+# key), CARDINALITY (in ARRAY_FUNCTIONS) and these.
+MAP_FUNCTIONS: dict[str, Arity] = {
+    "map": Arity(2, None),
+    "map_concat": Arity(2, None),
+    "map_contains_key": Arity(2, 2),
+    "map_keys": Arity(1, 1),
+    "map_values": Arity(1, 1),
+}
 # Array functions by what they give: the array's own type, one of its elements, or
 # (of arrays of a common element type) an array of that type.
 SAME_ARRAY = {"array_compact", "array_distinct", "array_reverse", "sort_array"}
@@ -91,6 +101,7 @@ ARRAYS_COMBINED = {"array_concat", "array_except", "array_intersect", "array_uni
 
 SCALAR_FUNCTIONS: dict[str, Arity] = {
     **ARRAY_FUNCTIONS,
+    **MAP_FUNCTIONS,
     "upper": Arity(1, 1),
     "lower": Arity(1, 1),
     "abs": Arity(1, 1),
@@ -381,13 +392,9 @@ def _same_type(nullable_result: bool, ignoring_nulls: bool = False) -> Typing:
     def typed(
         name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
     ) -> plan.Expr | None:
-        result: SqlType = args[0].type
-        for arg in args[1:]:
-            common = types.common_type(result, arg.type)
-            if common is None:
-                _mismatch(diagnostics, f"{name.upper()} arguments need a common type", arg)
-                return None
-            result = common
+        result = _common_type(args, f"{name.upper()} arguments need a common type", diagnostics)
+        if result is None:
+            return None
         nullable = nullable_result or (all if ignoring_nulls else any)(a.nullable for a in args)
         return plan.Call(name, args, result, nullable, span)
 
@@ -403,6 +410,8 @@ def _array_function(
     ARRAY_APPEND(ARRAY[1, 2], 3.5) is a DECIMAL array."""
     if name in ("array", "array_repeat"):
         return _new_array(name, args, span, diagnostics)
+    if name in ("item", "cardinality") and types.is_map(args[0].type):
+        return _map_function(name, args, span, diagnostics)
     if name == "split":  # SPLIT(s[, delimiter]): a VARCHAR ARRAY
         for text in args:
             if not _is_text(text.type):
@@ -444,7 +453,81 @@ def _array_function(
         return plan.Call("array_to_string", args, types.VARCHAR, nullable, span)
     if name in ARRAYS_COMBINED or name == "arrays_overlap":
         return _arrays_combined(name, args, span, diagnostics)
+    if name == "array_insert":  # ARRAY_INSERT(a, pos, x): a with x at pos
+        if not types.is_integer(args[1].type) and not types.is_null(args[1].type):
+            _mismatch(diagnostics, "ARRAY_INSERT's position must be an integer", args[1])
+            return None
+        added = _array_and_element("array_append", array, args[2], span, diagnostics)
+        if added is None:
+            return None
+        assert isinstance(added, plan.Call)
+        position = args[1] if types.is_integer(args[1].type) else _as_type(args[1], types.INTEGER)
+        inserted = (added.args[0], position, added.args[1])
+        return plan.Call(name, inserted, added.type, array.nullable or args[1].nullable, span)
     return _array_and_element(name, array, args[1], span, diagnostics)
+
+
+def _map_function(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """MAP_FUNCTIONS, and m[k] and CARDINALITY(m): the map first (but for MAP[...]). A
+    key looked up is cast to the map's key type, and maps combined to a common type."""
+    if name == "map":
+        return _new_map(args, span, diagnostics)
+    mapping = args[0]
+    if not types.is_map(mapping.type):
+        _mismatch(diagnostics, f"{name.upper()} expects a MAP", mapping)
+        return None
+    key, value = mapping.type.key, mapping.type.element
+    assert key is not None and value is not None
+    nullable = any(arg.nullable for arg in args)
+    if name == "cardinality":
+        return plan.Call(name, args, types.INTEGER, nullable, span)
+    if name == "map_keys":
+        return plan.Call(name, args, types.array_of(key), nullable, span)
+    if name == "map_values":
+        return plan.Call(name, args, types.array_of(value), nullable, span)
+    if name == "map_concat":
+        message = "MAP_CONCAT needs MAPs of a common type"
+        result = _common_type(args, message, diagnostics, types.is_map)
+        if result is None:
+            return None
+        return plan.Call(name, tuple(_as_type(a, result) for a in args), result, nullable, span)
+    if not types.comparable(key, args[1].type):
+        _mismatch(diagnostics, f"The MAP's keys are of type {key}", args[1])
+        return None
+    looked_up = (mapping, _as_type(args[1], key))
+    if name == "item":
+        return plan.Call(name, looked_up, value, True, span)
+    return plan.Call(name, looked_up, types.BOOLEAN, nullable, span)  # map_contains_key
+
+
+def _new_map(
+    args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """MAP[k1, v1, k2, v2, ...]: keys of a common type (never NULL), values of another."""
+    if len(args) % 2:
+        _mismatch(diagnostics, "MAP[...] takes keys and values in pairs", args[-1])
+        return None
+    found: list[SqlType] = []
+    for what, items in (("keys", args[0::2]), ("values", args[1::2])):
+        common = _common_type(items, f"MAP[...] {what} need a common type", diagnostics)
+        if common is None:
+            return None
+        if types.is_null(common):
+            _mismatch(diagnostics, f"MAP[...] needs {what} that are not NULL", items[0])
+            return None
+        found.append(common)
+    key, value = found
+    if types.is_map(key):
+        _mismatch(diagnostics, "A MAP's keys cannot be MAPs", args[0])
+        return None
+    for item in args[0::2]:
+        if types.is_null(item.type):
+            _mismatch(diagnostics, "A MAP's key cannot be NULL", item)
+            return None
+    cast = tuple(_as_type(arg, key if i % 2 == 0 else value) for i, arg in enumerate(args))
+    return plan.Call("map", cast, types.map_of(key, value), False, span)
 
 
 def _new_array(
@@ -452,13 +535,9 @@ def _new_array(
 ) -> plan.Expr | None:
     """ARRAY[x, ...] (of the elements' common type) and ARRAY_REPEAT(x, n)."""
     elements = args if name == "array" else args[:1]
-    element: SqlType = elements[0].type
-    for arg in elements[1:]:
-        common = types.common_type(element, arg.type)
-        if common is None:
-            _mismatch(diagnostics, "ARRAY[...] elements need a common type", arg)
-            return None
-        element = common
+    element = _common_type(elements, "ARRAY[...] elements need a common type", diagnostics)
+    if element is None:
+        return None
     if types.is_null(element):
         _mismatch(diagnostics, f"{name.upper()} needs an element that is not NULL", args[0])
         return None
@@ -475,13 +554,10 @@ def _arrays_combined(
 ) -> plan.Expr | None:
     """ARRAY_CONCAT, ARRAY_EXCEPT, ARRAY_INTERSECT, ARRAY_UNION and ARRAYS_OVERLAP: arrays
     of a common element type; NULL where any is."""
-    result: SqlType = args[0].type
-    for arg in args[1:]:
-        common = types.common_type(result, arg.type) if types.is_array(arg.type) else None
-        if common is None:
-            _mismatch(diagnostics, f"{name.upper()} needs arrays of a common type", arg)
-            return None
-        result = common
+    message = f"{name.upper()} needs arrays of a common type"
+    result = _common_type(args, message, diagnostics, types.is_array)
+    if result is None:
+        return None
     cast = tuple(_as_type(arg, result) for arg in args)
     if name == "arrays_overlap":  # NULL too where only NULL elements could be common
         return plan.Call(name, cast, types.BOOLEAN, True, span)
@@ -508,6 +584,25 @@ def _array_and_element(
     if name == "array_remove":
         return plan.Call(name, args, types.array_of(common), nullable, span)
     return plan.Call(name, args, types.BOOLEAN, nullable, span)
+
+
+def _common_type(
+    items: Sequence[plan.Expr],
+    message: str,
+    diagnostics: list[Diagnostic],
+    of_kind: Callable[[SqlType], bool] | None = None,
+) -> SqlType | None:
+    """The type all `items` widen to; None after reporting `message` at the first item
+    that does not (or, after the first, is not `of_kind`)."""
+    result: SqlType = items[0].type
+    for item in items[1:]:
+        fits = of_kind is None or of_kind(item.type)
+        common = types.common_type(result, item.type) if fits else None
+        if common is None:
+            _mismatch(diagnostics, message, item)
+            return None
+        result = common
+    return result
 
 
 def _as_type(expr: plan.Expr, sql_type: SqlType) -> plan.Expr:
@@ -672,6 +767,7 @@ def _is_pattern(name: str, pattern: plan.Expr, diagnostics: list[Diagnostic]) ->
 
 _TYPED: dict[str, Typing] = {
     **dict.fromkeys(ARRAY_FUNCTIONS, _array_function),
+    **dict.fromkeys(MAP_FUNCTIONS, _map_function),
     **{name: _numeric(None) for name in ("floor", "ceil", "ceiling", "sign")},
     **{
         name: _numeric(types.DOUBLE)

@@ -77,6 +77,8 @@ def resolve_type(
                 return None
             fields.append(types.RowField(field.name.value, field_type, field.nullable))
         return types.row(tuple(fields))
+    if name.map_types:  # MAP<VARCHAR, INT>: a key is never NULL, a value may be
+        return _map(name, diagnostics, suggestions)
     words, params = name.words, name.params
     written = " ".join(words).upper()
 
@@ -119,6 +121,20 @@ def resolve_type(
     hint = did_you_mean(written, _KNOWN_NAMES, suggestions)
     diagnostics.append(error(Code.UNKNOWN_TYPE, f"Unknown type {written}", name.span, hint=hint))
     return None
+
+
+def _map(
+    name: ast.TypeName, diagnostics: list[Diagnostic], suggestions: Budget | None
+) -> SqlType | None:
+    key, value = (resolve_type(part, diagnostics, suggestions) for part in name.map_types)
+    if key is None or value is None:
+        return None
+    if types.is_map(key):  # as in Feldera
+        diagnostics.append(
+            error(Code.UNKNOWN_TYPE, "A MAP's keys cannot be MAPs", name.map_types[0].span)
+        )
+        return None
+    return types.map_of(key, value)
 
 
 def resolve_cast_type(

@@ -31,6 +31,7 @@ class TypeKind(Enum):
     INTERVAL_YEAR_MONTH = "INTERVAL YEAR TO MONTH"
     ROW = "ROW"
     ARRAY = "ARRAY"
+    MAP = "MAP"
 
 
 MAX_DECIMAL_PRECISION = 38
@@ -45,7 +46,9 @@ class SqlType:
     # An interval's units when `(t1 - t2) unit [TO unit]` gave them ("MONTH", "HOUR TO
     # MINUTE"; in its name, INTERVAL MONTH): they decide how it is written.
     unit: str = field(default="", repr=False)
-    element: SqlType | None = field(default=None, repr=False)  # ARRAY only (in its name)
+    # ARRAY: its elements' type; MAP: its values' type (in its name)
+    element: SqlType | None = field(default=None, repr=False)
+    key: SqlType | None = field(default=None, repr=False)  # MAP only (in its name)
     # The canonical name used in the catalog and the plan, computed once.
     name: str = field(init=False, repr=False, compare=False)
 
@@ -56,6 +59,8 @@ class SqlType:
             name = "ROW(" + ", ".join(str(f) for f in self.fields) + ")"
         elif self.kind is TypeKind.ARRAY:
             name = f"{self.element} ARRAY"  # Feldera's and Calcite's spelling
+        elif self.kind is TypeKind.MAP:
+            name = f"MAP<{self.key}, {self.element}>"
         elif self.unit:
             name = f"INTERVAL {self.unit}"
         else:
@@ -108,6 +113,16 @@ def array_of(element: SqlType) -> SqlType:
     ('DECIMAL(8,3) ARRAY', 'DATE ARRAY ARRAY')
     """
     return SqlType(TypeKind.ARRAY, element=element)
+
+
+def map_of(key: SqlType, value: SqlType) -> SqlType:
+    """The MAP type from `key` values (never NULL) to `value` ones (NULL or not), as
+    Feldera has it.
+
+    >>> str(map_of(VARCHAR, array_of(INTEGER)))
+    'MAP<VARCHAR, INTEGER ARRAY>'
+    """
+    return SqlType(TypeKind.MAP, element=value, key=key)
 
 
 NULL = SqlType(TypeKind.NULL)
@@ -206,6 +221,15 @@ def is_array(t: SqlType) -> bool:
     return t.kind is TypeKind.ARRAY
 
 
+def is_map(t: SqlType) -> bool:
+    return t.kind is TypeKind.MAP
+
+
+def _keys(a: SqlType, b: SqlType) -> tuple[SqlType, SqlType]:
+    assert a.key is not None and b.key is not None
+    return a.key, b.key
+
+
 def _elements(a: SqlType, b: SqlType) -> tuple[SqlType, SqlType]:
     assert a.element is not None and b.element is not None
     return a.element, b.element
@@ -219,6 +243,8 @@ def comparable(a: SqlType, b: SqlType) -> bool:
         )
     if is_array(a) and is_array(b):
         return comparable(*_elements(a, b))
+    if is_map(a) and is_map(b):  # as their entries, sorted by key (Feldera's order)
+        return comparable(*_keys(a, b)) and comparable(*_elements(a, b))
     if is_null(a) or is_null(b) or a.kind is b.kind:
         return True
     if is_numeric(a) and is_numeric(b):
@@ -242,6 +268,9 @@ def common_type(a: SqlType, b: SqlType) -> SqlType | None:
     if is_array(a) and is_array(b):
         common = common_type(*_elements(a, b))
         return None if common is None else array_of(common)
+    if is_map(a) and is_map(b):
+        key, value = common_type(*_keys(a, b)), common_type(*_elements(a, b))
+        return None if key is None or value is None else map_of(key, value)
     if a.kind is b.kind:
         return a
     return None
@@ -283,7 +312,9 @@ def can_cast(source: SqlType, target: SqlType) -> bool:
         return source == target or is_null(source) or is_string(target)
     if is_array(source) and is_array(target):
         return can_cast(*_elements(source, target))
-    if is_array(source) or is_array(target):
+    if is_map(source) and is_map(target):
+        return can_cast(*_keys(source, target)) and can_cast(*_elements(source, target))
+    if is_array(source) or is_array(target) or is_map(source) or is_map(target):
         return is_null(source)
     if is_null(source) or source.kind is target.kind:
         return True

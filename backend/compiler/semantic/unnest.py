@@ -2,7 +2,9 @@
 it reads (`FROM t, UNNEST(t.a) ...`, `t CROSS JOIN UNNEST(...)`, `t JOIN UNNEST(...) ON
 ...`), each row of them once per element of its array: `e`, the element, and `i`, its
 place from 1. A NULL or empty array gives no row (as an inner join with it would).
-First in FROM, the elements of a constant array."""
+First in FROM, the elements of a constant array. Of a MAP, each key and its value
+(`UNNEST(t.m) AS u(k, v)`), in the order of the keys; of an array of ROWs, each
+element's fields, as in Feldera."""
 
 from __future__ import annotations
 
@@ -47,22 +49,34 @@ def bind_unnest(
     array = bind_expr(call.args[0], ctx)
     if array is None:
         return None
-    if not types.is_array(array.type):
-        message = f"UNNEST expects an array, found {array.type}"
+    if not types.is_array(array.type) and not types.is_map(array.type):
+        message = f"UNNEST expects an array or a MAP, found {array.type}"
         env.report(error(Code.TYPE_MISMATCH, message, array.span))
         return None
     assert array.type.element is not None
+    element = array.type.element
+    if array.type.key is not None:  # a MAP's key and value
+        made = [("key", array.type.key, False), ("value", element, True)]
+        what = "the key, the value"
+    elif types.is_row(element):  # an array of ROWs: the fields (NULL of a NULL element)
+        made = [(f.name, f.type, True) for f in element.fields]
+        what = "the fields " + ", ".join(f.name for f in element.fields)
+    else:
+        made = [("element", array.type.element, True)]
+        what = "the element"
+    if item.ordinality:
+        made.append(("ordinality", types.INTEGER, False))
+        what += " and its place"
     names = [a.value for a in item.column_aliases]
-    wanted = 2 if item.ordinality else 1
-    if names and len(names) != wanted:
-        what = "the element and its place" if item.ordinality else "the element"
-        message = f"UNNEST's columns are {what}: name {wanted}"
+    if names and len(names) != len(made):
+        message = f"UNNEST's columns are {what}: name {len(made)}"
         env.report(error(Code.TYPE_MISMATCH, message, item.span))
         return None
-    names = names or ["element", "ordinality"][:wanted]
-    columns = [plan.Field(names[0], array.type.element, True)]
-    if item.ordinality:
-        columns.append(plan.Field(names[1], types.INTEGER, False))
+    names = names or [name for name, _, _ in made]
+    columns = [
+        plan.Field(name, sql_type, nullable)
+        for name, (_, sql_type, nullable) in zip(names, made, strict=True)
+    ]
     if left is None:
         one_row = plan.Values(((),), (), item.span)
         return plan.Unnest(one_row, array, item.ordinality, tuple(columns), item.span)

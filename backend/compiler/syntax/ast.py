@@ -32,6 +32,7 @@ class TypeName:
     span: Span
     arrays: int = 0  # `INT ARRAY ARRAY`: an array of arrays of INT
     fields: tuple[FieldDecl, ...] = ()  # `ROW(a INT, b VARCHAR NULL)`
+    map_types: tuple[TypeName, ...] = ()  # `MAP<VARCHAR, INT>`: the key's and the value's
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +320,7 @@ class RowConstructor:
 
 @dataclass(frozen=True, slots=True)
 class MapConstructor:
-    """`MAP[k1, v1, k2, v2, ...]` (SEARCH_KEY's options)."""
+    """`MAP[k1, v1, k2, v2, ...]`: a MAP value, or SEARCH_KEY's options."""
 
     items: tuple[Expr, ...]
     span: Span

@@ -761,7 +761,13 @@ def parse_type_name(c: Cursor) -> ast.TypeName:
             words.extend(("to", _interval_unit(c)))
     params: list[int] = []
     fields: list[ast.FieldDecl] = []
-    if first == "row" and c.at_symbol("(") and is_identifier(c.peek()):
+    map_types: tuple[ast.TypeName, ...] = ()
+    if first == "map" and c.accept_symbol("<"):  # MAP<VARCHAR, INT>, as Feldera writes it
+        key = parse_type_name(c)
+        c.expect_symbol(",")
+        map_types = (key, parse_type_name(c))
+        c.expect_symbol(">")
+    elif first == "row" and c.at_symbol("(") and is_identifier(c.peek()):
         c.advance()  # ROW(a INT, b VARCHAR NULL)
         fields.append(_field_decl(c))
         while c.accept_symbol(","):
@@ -781,7 +787,7 @@ def parse_type_name(c: Cursor) -> ast.TypeName:
     while c.accept_word("array"):  # `INT ARRAY`, as Feldera and Calcite write it
         arrays += 1
     span = Span(token.start, c.previous_end)
-    return ast.TypeName(tuple(words), tuple(params), span, arrays, tuple(fields))
+    return ast.TypeName(tuple(words), tuple(params), span, arrays, tuple(fields), map_types)
 
 
 def _field_decl(c: Cursor) -> ast.FieldDecl:

@@ -58,6 +58,11 @@ describe('exampleInput', () => {
     );
   });
 
+  it('gives a MAP column an object of one key', () => {
+    const r = rel('data', 'table', [col('zips', 'MAP<VARCHAR, INTEGER ARRAY>'), col('n', 'MAP<INTEGER, ROW(a DATE)>')]);
+    expect(JSON.parse(exampleInput(r))).toEqual([{ zips: { text: [1] }, n: { '1': { a: '2024-01-01' } } }]);
+  });
+
   it('falls back to a generic example', () => {
     expect(exampleInput(undefined)).toBe('[{"id": 1}]');
   });

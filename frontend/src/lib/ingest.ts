@@ -36,12 +36,20 @@ export function parseIngestInput(text: string): ParsedIngest {
 
 type Example = string | number | boolean | Example[] | { [field: string]: Example };
 
-/** A plausible value of a type: a list for an `ARRAY`, an object for a `ROW(...)`. */
+/**
+ * A plausible value of a type: a list for an `ARRAY`, an object for a `ROW(...)` (by field)
+ * or a `MAP<K, V>` (one key).
+ */
 function exampleValue(sqlType: string): Example {
   const t = sqlType.toUpperCase();
   if (t.endsWith(' ARRAY')) return [exampleValue(sqlType.slice(0, -' ARRAY'.length))];
   if (t.startsWith('ROW(') && t.endsWith(')')) {
     return Object.fromEntries(rowFields(sqlType).map(([name, type]) => [name, exampleValue(type)]));
+  }
+  if (t.startsWith('MAP<') && t.endsWith('>')) {
+    const [keyType = '', valueType = ''] = topLevelParts(sqlType.slice('MAP<'.length, -1));
+    const key = exampleValue(keyType.trim());
+    return { [typeof key === 'object' ? JSON.stringify(key) : String(key)]: exampleValue(valueType.trim()) };
   }
   if (t === 'BOOLEAN') return true;
   if (['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT'].includes(t)) return 1;
@@ -55,23 +63,7 @@ function exampleValue(sqlType: string): Example {
 
 /** The (name, type) of each field of `ROW(a INTEGER NOT NULL, "b c" VARCHAR, ...)`. */
 function rowFields(sqlType: string): [string, string][] {
-  const body = sqlType.slice(sqlType.indexOf('(') + 1, -1);
-  const parts: string[] = [];
-  let depth = 0;
-  let quoted = false;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i];
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && ch === '(') depth++;
-    else if (!quoted && ch === ')') depth--;
-    else if (!quoted && depth === 0 && ch === ',') {
-      parts.push(body.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(body.slice(start));
-  return parts.map((part) => {
+  return topLevelParts(sqlType.slice(sqlType.indexOf('(') + 1, -1)).map((part) => {
     const text = part.trim();
     const match = text.startsWith('"') ? /^"((?:[^"]|"")*)"\s+(.*)$/.exec(text) : /^(\S+)\s+(.*)$/.exec(text);
     const name = (match?.[1] ?? text).replace(/""/g, '"');
@@ -133,4 +125,24 @@ export function exampleCsv(relation: Relation | undefined): string {
     return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
   });
   return `${relation.columns.map((c) => c.name).join(',')}\n${values.join(',')}`;
+}
+
+/** `body` split at the commas outside brackets and quoted names. */
+function topLevelParts(body: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '(' || ch === '<')) depth++;
+    else if (!quoted && (ch === ')' || ch === '>')) depth--;
+    else if (!quoted && depth === 0 && ch === ',') {
+      parts.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(body.slice(start));
+  return parts;
 }

@@ -103,6 +103,10 @@ FUNCTION_CALLS = {
     "array_to_string(ARRAY ['1', '2', '3', NULL, '5'], ',', '*')": "1,2,3,*,5",
     "array_join(ARRAY ['1', NULL, '5'], ',')": "1,5",
     "element(ARRAY [2])": 2,
+    "array_insert(ARRAY [1, 2, 3], 3, 4)": [1, 2, 4, 3],
+    "array_insert(ARRAY [1, 2], 4, 9)": [1, 2, None, 9],  # padded with NULLs
+    "array_insert(ARRAY [1, 2], -1, 9)": [1, 2, 9],  # from the end
+    "array_insert(ARRAY [1, 2], NULL, 9)": None,
     "ARRAY [2, 3][SAFE_OFFSET(1)]": 3,
     "ARRAY [2, 3][SAFE_OFFSET(2)]": None,
     # SPLIT (Feldera's string functions): an empty last part kept, none of ''

@@ -139,7 +139,7 @@ def test_unnest_joins_each_row_to_its_elements_and_their_places() -> None:
 
 def test_unnest_mistakes() -> None:
     assert errors_of(DDL + "CREATE VIEW v AS SELECT * FROM t, UNNEST(t.x) AS u(e);") == [
-        ("SQL206", "UNNEST expects an array, found INTEGER")
+        ("SQL206", "UNNEST expects an array or a MAP, found INTEGER")
     ]
     assert errors_of(DDL + "CREATE VIEW v AS SELECT * FROM t, UNNEST(t.a) AS u(e, i);") == [
         ("SQL206", "UNNEST's columns are the element: name 1")
@@ -157,3 +157,12 @@ def test_unnest_first_in_from_is_the_elements_of_a_constant_array() -> None:
     assert _columns(sql) == {"e": ("INTEGER", True), "i": ("INTEGER", False)}
     [unnest] = plan_nodes(_view_plan(sql), "unnest")
     assert unnest["input"] == {"op": "values", "rows": [[]], "columns": []}
+
+
+def test_array_insert_takes_an_integer_position_and_a_value_of_the_common_type() -> None:
+    assert _columns("CREATE VIEW v AS SELECT ARRAY_INSERT(a, x, 2.5) AS ins FROM t;") == {
+        "ins": ("DECIMAL(11,1) ARRAY", True)
+    }
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT ARRAY_INSERT(a, 'one', 2) AS ins FROM t;") == [
+        ("SQL206", "ARRAY_INSERT's position must be an integer, found VARCHAR")
+    ]

@@ -222,12 +222,6 @@ CASES = [
         BY_ORDERS + "LATERAL «SNAPSHOT(rates, o.rowtime)» r JOIN customers c ON TRUE",
         ["SQL401"],
     ),
-    # Maps only where SEARCH_KEY takes them (a row value is a ROW).
-    (
-        "map_values_elsewhere",
-        P + "CREATE VIEW w AS SELECT (1, 2) AS x, «MAP['a', 'b']» AS m FROM customers",
-        ["SQL401"],
-    ),
     # The FLIP's own example joins with a comma and ON: standard SQL wants JOIN ... ON.
     (
         "comma_join_with_on",
