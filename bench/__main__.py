@@ -22,6 +22,7 @@ BENCHMARKS = {
     "compile_speed": ["-m", "bench.compile_speed"],
     "throughput": ["-m", "bench.throughput"],
     "steps": ["-m", "bench.steps"],
+    "plan_reuse": ["-m", "bench.plan_reuse"],
     "live": ["-m", "bench.live"],
 }
 
