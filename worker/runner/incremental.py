@@ -397,8 +397,9 @@ def _unnest(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     are the unnested changes."""
     child = ctx.rel(rel["input"], key + ".i")
     width = len(rel["input"]["columns"])
+    explode = F.posexplode_outer if rel.get("outer") else F.posexplode
     exploded = child.select(
-        *names(width), WEIGHT, F.posexplode(lower_expr(rel["array"])).alias("__place", "__e")
+        *names(width), WEIGHT, explode(lower_expr(rel["array"])).alias("__place", "__e")
     )
     element = F.col("__e")
     array_type = rel["array"]["type"]

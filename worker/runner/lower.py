@@ -12,6 +12,7 @@ import math
 import operator
 import re
 from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from pyspark.sql import Column, DataFrame
@@ -684,6 +685,10 @@ SCALAR: dict[str, Scalar] = {
     # From 1, or from the end when negative (-1: after the last), padded with NULLs past
     # the end; 0 fails the step, as in Feldera.
     "array_insert": lambda a, r: F.array_insert(a[0], a[1], a[2]),
+    # UNNEST(a, b, ...): the arrays side by side, a NULL one as empty (unnest.py)
+    "arrays_zip": lambda a, r: F.arrays_zip(
+        *(F.coalesce(x, F.array().cast(spark_type(t["type"]))) for x, t in zip(a, r, strict=True))
+    ),
     "array_compact": lambda a, r: F.array_compact(a[0]),
     "array_distinct": lambda a, r: F.array_distinct(a[0]),  # the first of each, in order
     "array_reverse": lambda a, r: F.reverse(a[0]),
@@ -773,10 +778,29 @@ def _decimal_cut(operand: Column, source: str | None, target: str) -> Column | N
     return None
 
 
+# While a lambda's body is lowered: its parameter, the body's column 0 (`_lambda`).
+_LAMBDA_PARAMETER: ContextVar[Column | None] = ContextVar("lambda_parameter", default=None)
+
+
+def _lambda(function: Mapping[str, Any]) -> Callable[[Column], Column]:
+    """A plan's lambda (`x -> body`) as the function of a Column Spark's TRANSFORM and
+    EXISTS call: the body, whose column 0 is the parameter."""
+
+    def body(parameter: Column) -> Column:
+        token = _LAMBDA_PARAMETER.set(parameter)
+        try:
+            return lower_expr(function["body"]).cast(spark_type(function["type"]))
+        finally:
+            _LAMBDA_PARAMETER.reset(token)
+
+    return body
+
+
 def lower_expr(expr: Mapping[str, Any]) -> Column:
     kind = expr["kind"]
     if kind == "column":
-        return F.col(positional(expr["index"]))
+        parameter = _LAMBDA_PARAMETER.get()
+        return F.col(positional(expr["index"])) if parameter is None else parameter
     if kind == "literal":
         return _literal(expr["value"], expr["type"])
     if kind == "cast":
@@ -786,6 +810,10 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
     if kind != "call":
         raise LoweringError(f"unknown expression kind {kind!r}")
     function, args = expr["function"], expr["args"]
+    if function == "transform":  # TRANSFORM(a, x -> e): NULL for a NULL array
+        return F.transform(lower_expr(args[0]), _lambda(args[1]))
+    if function == "array_exists":  # NULL where no element is TRUE and one is NULL
+        return F.exists(lower_expr(args[0]), _lambda(args[1]))
     lowered = [lower_expr(a) for a in args]
     if function == "div" and expr["type"] in FLOATING:
         return _float_quotient(*lowered).cast(spark_type(expr["type"]))

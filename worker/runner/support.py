@@ -17,8 +17,8 @@ from typing import Any
 
 RUNNABLE_INPUT_KINDS = frozenset({"table", "stream"})
 RUNNABLE_PLAN_KEYS = frozenset({"version", "inputs", "views", "pumps"})
-EXPRESSION_KINDS = frozenset({"column", "literal", "cast", "case", "call"})
-INLINE_FUNCTIONS = frozenset({"div", "concat", "coalesce", "like"})
+EXPRESSION_KINDS = frozenset({"column", "literal", "cast", "case", "call", "lambda"})
+INLINE_FUNCTIONS = frozenset({"div", "concat", "coalesce", "like", "transform", "array_exists"})
 
 
 def unsupported(plan: Mapping[str, Any]) -> list[str]:

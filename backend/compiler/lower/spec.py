@@ -106,7 +106,17 @@ CaseExprJson = TypedDict(
     },
 )
 
-ExprJson: TypeAlias = ColumnExprJson | LiteralExprJson | CallExprJson | CastExprJson | CaseExprJson
+
+class LambdaExprJson(TypedDict):
+    kind: Literal["lambda"]
+    param: str
+    body: ExprJson  # over one column, index 0: the parameter
+    type: str
+
+
+ExprJson: TypeAlias = (
+    ColumnExprJson | LiteralExprJson | CallExprJson | CastExprJson | CaseExprJson | LambdaExprJson
+)
 
 
 class AggJson(TypedDict):
@@ -243,6 +253,7 @@ class UnnestJson(TypedDict):
     array: ExprJson
     ordinality: bool
     columns: list[ColumnJson]
+    outer: NotRequired[bool]  # LEFT JOIN UNNEST ... ON TRUE: a row of NULLs for no element
 
 
 class LookupJoinJson(TypedDict):
@@ -543,13 +554,16 @@ def rel_json(rel: plan.Rel) -> RelJson:
                 hop["offset"] = rel.offset
             return hop
         case plan.Unnest():
-            return {
+            unnest: UnnestJson = {
                 "op": "unnest",
                 "input": rel_json(rel.input),
                 "array": expr_json(rel.array),
                 "ordinality": rel.ordinality,
                 "columns": columns,
             }
+            if rel.outer:
+                unnest["outer"] = True
+            return unnest
         case plan.WindowJoin():
             return {
                 "op": "window_join",
@@ -699,6 +713,13 @@ def expr_json(expr: plan.Expr) -> ExprJson:
                 "kind": "case",
                 "whens": [[expr_json(c), expr_json(r)] for c, r in expr.whens],
                 "else": None if expr.else_ is None else expr_json(expr.else_),
+                "type": expr.type.name,
+            }
+        case plan.Lambda():  # its body's column 0 is the parameter
+            return {
+                "kind": "lambda",
+                "param": expr.param,
+                "body": expr_json(expr.body),
                 "type": expr.type.name,
             }
         case plan.AggregateRef():

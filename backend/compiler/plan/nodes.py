@@ -88,7 +88,19 @@ class AggregateRef:
     span: Span
 
 
-Expr = ColumnRef | Literal | Call | Cast | Case | AggregateRef
+@dataclass(frozen=True, slots=True)
+class Lambda:
+    """`x -> body`, an argument of `transform` or `array_exists`: `body` is over one
+    column, index 0, the parameter (an element of the array), and nothing else."""
+
+    param: str
+    body: Expr
+    type: SqlType  # the body's
+    nullable: bool
+    span: Span
+
+
+Expr = ColumnRef | Literal | Call | Cast | Case | AggregateRef | Lambda
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +291,7 @@ class Unnest:
     ordinality: bool
     columns: tuple[Field, ...]
     span: Span
+    outer: bool = False  # LEFT JOIN UNNEST ... ON TRUE: one row of NULLs for no element
 
 
 @dataclass(frozen=True, slots=True)

@@ -348,3 +348,5 @@ def shape(expr: plan.Expr) -> object:
             return ("case", whens, None if expr.else_ is None else shape(expr.else_))
         case plan.AggregateRef():
             return ("aggregate", expr.position)
+        case plan.Lambda():  # over its own parameter
+            return ("lambda", shape(expr.body))

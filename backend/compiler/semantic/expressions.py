@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import aggregates, functions, literals, time_functions, types
-from backend.compiler.semantic.scope import Scope, resolve_column
+from backend.compiler.semantic.scope import Scope, ScopeEntry, resolve_column
 from backend.compiler.semantic.type_names import fixed_length, resolve_cast_type
 from backend.compiler.semantic.types import SqlType
 from backend.compiler.source import Span
@@ -159,6 +159,10 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             return None
         case ast.RowConstructor():
             return _row_value(expr.items, expr.span, ctx, depth)
+        case ast.Lambda():
+            message = "A lambda (x -> ...) is an argument of TRANSFORM or ARRAY_EXISTS only"
+            ctx.report(Code.UNKNOWN_FUNCTION, message, expr.span)
+            return None
         case ast.MapConstructor():  # MAP[k, v, ...]: the `map` function (functions.py)
             name = ast.Identifier("map", False, expr.span)
             call = ast.FunctionCall(name, expr.items, False, False, None, None, expr.span)
@@ -730,6 +734,40 @@ def _cast(expr: ast.Cast, ctx: ExprContext, depth: int) -> plan.Expr | None:
 # ---------------------------------------------------------------- function calls
 
 
+def _lambda_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """TRANSFORM(a, x -> e) and ARRAY_EXISTS(a, x -> c): the lambda's body is bound over
+    its parameter alone, an element of the array (as Feldera's lambdas)."""
+    name, (array_arg, function) = call.name.value.lower(), call.args
+    shown = name.upper()
+    array = bind_expr(array_arg, ctx, depth)
+    if not isinstance(function, ast.Lambda):
+        message = f"{shown} takes an array and a lambda: {shown}(a, x -> ...)"
+        ctx.report(Code.UNKNOWN_FUNCTION, message, function.span)
+        return None
+    if array is None:
+        return None
+    if not types.is_array(array.type) or array.type.element is None:
+        message = f"{shown} expects an array, found {array.type}"
+        ctx.report(Code.TYPE_MISMATCH, message, array.span)
+        return None
+    param = function.param
+    element = plan.Field(param.value, array.type.element, True)
+    seen = f"the lambda '{param.value} -> ...', which sees only '{param.value}'"
+    entry = ScopeEntry(param.value, param.span, seen, (element,), 0)
+    inner = ExprContext(
+        Scope((entry,)),
+        ctx.diagnostics,
+        ctx.suggestions,
+        aggregate_clause="a lambda",
+        functions=ctx.functions,
+    )
+    body = bind_expr(function.body, inner, depth)
+    if body is None:
+        return None
+    bound = plan.Lambda(param.value, body, body.type, body.nullable, function.span)
+    return functions.lambda_call(name, array, bound, call.span, ctx.diagnostics)
+
+
 def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
     name = call.name.value.lower()
     shown = name.upper()
@@ -808,6 +846,8 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
         )
         _bind_args(call, ctx, depth)
         return None
+    if name in functions.LAMBDA_FUNCTIONS:
+        return _lambda_call(call, ctx, depth)
     if name == "if":  # IF(condition, then, else): a CASE of one WHEN
         condition, then, else_ = args
         when = ast.WhenClause(condition, then, condition.span.to(then.span))

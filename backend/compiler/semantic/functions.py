@@ -93,6 +93,8 @@ MAP_FUNCTIONS: dict[str, Arity] = {
     "map_keys": Arity(1, 1),
     "map_values": Arity(1, 1),
 }
+# Functions of an array and a lambda (`x -> ...`): expressions.py binds the lambda.
+LAMBDA_FUNCTIONS: dict[str, Arity] = {"transform": Arity(2, 2), "array_exists": Arity(2, 2)}
 # Array functions by what they give: the array's own type, one of its elements, or
 # (of arrays of a common element type) an array of that type.
 SAME_ARRAY = {"array_compact", "array_distinct", "array_reverse", "sort_array"}
@@ -102,6 +104,7 @@ ARRAYS_COMBINED = {"array_concat", "array_except", "array_intersect", "array_uni
 SCALAR_FUNCTIONS: dict[str, Arity] = {
     **ARRAY_FUNCTIONS,
     **MAP_FUNCTIONS,
+    **LAMBDA_FUNCTIONS,
     "upper": Arity(1, 1),
     "lower": Arity(1, 1),
     "abs": Arity(1, 1),
@@ -584,6 +587,24 @@ def _array_and_element(
     if name == "array_remove":
         return plan.Call(name, args, types.array_of(common), nullable, span)
     return plan.Call(name, args, types.BOOLEAN, nullable, span)
+
+
+def lambda_call(
+    name: str, array: plan.Expr, function: plan.Lambda, span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """TRANSFORM(a, x -> e): the array of e of each element (NULL for a NULL array);
+    ARRAY_EXISTS(a, x -> c): whether c is TRUE for some element (FALSE for none; NULL
+    where it is for none, but NULL for some)."""
+    if name == "transform":
+        if types.is_null(function.type):
+            _mismatch(diagnostics, "TRANSFORM's lambda needs a value that is not NULL", function)
+            return None
+        result = types.array_of(function.type)
+        return plan.Call(name, (array, function), result, array.nullable, span)
+    if function.type not in (types.BOOLEAN, types.NULL):
+        _mismatch(diagnostics, "ARRAY_EXISTS's lambda must be a condition", function.body)
+        return None
+    return plan.Call(name, (array, function), types.BOOLEAN, True, span)
 
 
 def _common_type(

@@ -251,7 +251,7 @@ class Grouping:
                     )
                 self.diagnostics.append(error(Code.NOT_GROUPED, message, expr.span))
                 return None
-            case plan.Literal():
+            case plan.Literal() | plan.Lambda():  # a lambda's body sees its parameter only
                 return expr
             case plan.Call():
                 return self._lift_call(expr)

@@ -40,13 +40,11 @@ def bind_unnest(
     """The UNNEST to join to the items before it; first in FROM (`FROM UNNEST(ARRAY[1,
     2]) AS u(x)`), the rows of its array, a constant: one row unnested."""
     call = item.call
-    if len(call.args) != 1:
-        env.not_supported("UNNEST of several arrays", item.span)
-        return None
     ctx = ExprContext(
         left or Scope(), env.diagnostics, env.suggestions, aggregate_clause="FROM", functions=env
     )
-    array = bind_expr(call.args[0], ctx)
+    several = len(call.args) > 1
+    array = _zipped(call.args, ctx, env) if several else bind_expr(call.args[0], ctx)
     if array is None:
         return None
     if not types.is_array(array.type) and not types.is_map(array.type):
@@ -83,6 +81,26 @@ def bind_unnest(
     return PendingUnnest(array, item.ordinality, tuple(columns), item.span)
 
 
+def _zipped(args: tuple[ast.Expr, ...], ctx: ExprContext, env: Environment) -> plan.Expr | None:
+    """UNNEST(a, b, ...): the arrays side by side, as an array of ROWs whose i-th field is
+    the i-th array's element; the longest sets the length, the others padded with NULLs
+    (a NULL array is an empty one), as PostgreSQL's UNNEST of several arrays."""
+    bound = [bind_expr(arg, ctx) for arg in args]
+    arrays = [array for array in bound if array is not None]
+    if len(arrays) < len(bound):
+        return None
+    fields = []
+    for i, array in enumerate(arrays):
+        if not types.is_array(array.type) or array.type.element is None:
+            message = f"UNNEST of several arrays expects arrays, found {array.type}"
+            env.report(error(Code.TYPE_MISMATCH, message, array.span))
+            return None
+        fields.append(types.RowField(f"EXPR${i}", array.type.element, True))
+    zipped = types.array_of(types.row(tuple(fields)))
+    span = arrays[0].span.to(arrays[-1].span)
+    return plan.Call("arrays_zip", tuple(arrays), zipped, False, span)
+
+
 def unnest_join(
     kind: str,
     left: plan.Rel,
@@ -93,11 +111,22 @@ def unnest_join(
     env: Environment,
 ) -> plan.Rel | None:
     """The rows left of an UNNEST, each once per element (an inner join: the ON condition
-    filters them)."""
-    if kind != "inner":
+    filters them); LEFT JOIN UNNEST(...) ON TRUE keeps a row without elements once, its
+    element (and place) NULL."""
+    outer = kind == "left"
+    if outer and not _is_true(condition):
+        env.not_supported("LEFT JOIN UNNEST with an ON condition other than TRUE", unnest.span)
+        return None
+    if kind not in ("inner", "left"):
         env.not_supported(f"{kind.upper()} JOIN UNNEST", unnest.span)
         return None
-    rel: plan.Rel = plan.Unnest(left, unnest.array, unnest.ordinality, columns, span)
+    rel: plan.Rel = plan.Unnest(left, unnest.array, unnest.ordinality, columns, span, outer)
+    if outer:
+        return rel
     if condition is not None:
         rel = plan.Filter(rel, condition, columns, span)
     return rel
+
+
+def _is_true(condition: plan.Expr | None) -> bool:
+    return isinstance(condition, plan.Literal) and condition.value is True

@@ -261,6 +261,8 @@ def _substituted(expr: plan.Expr, args: tuple[plan.Expr, ...], span: Span) -> pl
             return replace(expr, args=inner, span=span)
         case plan.Cast():
             return replace(expr, operand=_substituted(expr.operand, args, span), span=span)
+        case plan.Lambda():  # its body sees its own parameter only
+            return replace(expr, span=span)
         case plan.Case():
             whens = tuple(
                 (_substituted(c, args, span), _substituted(r, args, span)) for c, r in expr.whens

@@ -319,6 +319,15 @@ class RowConstructor:
 
 
 @dataclass(frozen=True, slots=True)
+class Lambda:
+    """`x -> body`, an argument of TRANSFORM or ARRAY_EXISTS: `body` of each element `x`."""
+
+    param: Identifier
+    body: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class MapConstructor:
     """`MAP[k1, v1, k2, v2, ...]`: a MAP value, or SEARCH_KEY's options."""
 
@@ -401,6 +410,7 @@ Expr = (
     | NamedArgument
     | RowConstructor
     | MapConstructor
+    | Lambda
     | Subquery
     | Exists
     | DatetimeInterval

@@ -651,6 +651,18 @@ def _arguments(c: Cursor) -> tuple[ast.Expr, ...]:
 
 def _argument(c: Cursor) -> ast.Expr:
     token = c.current
+    arrow, head = c.peek(), c.peek(2)
+    if (  # `x -> body`: a lambda (TRANSFORM's, ARRAY_EXISTS')
+        is_identifier(token)
+        and arrow.is_symbol("-")
+        and head.is_symbol(">")
+        and arrow.end == head.start
+    ):
+        param = c.expect_identifier("a lambda's parameter")
+        c.advance()
+        c.advance()
+        body = parse_expr(c)
+        return ast.Lambda(param, body, Span(param.span.start, c.previous_end))
     # A parameter's name may be a reserved word too: `OFFSET => INTERVAL '5' MINUTE`.
     if token.kind in (TokenKind.WORD, TokenKind.QUOTED) and c.peek().is_symbol("=>"):
         c.advance()

@@ -104,6 +104,11 @@ FUNCTION_CALLS = {
     "array_join(ARRAY ['1', NULL, '5'], ',')": "1,5",
     "element(ARRAY [2])": 2,
     "array_insert(ARRAY [1, 2, 3], 3, 4)": [1, 2, 4, 3],
+    "transform(ARRAY [1, 2, 3], x -> x % 2)": [1, 0, 1],
+    "transform(ARRAY ['a', NULL], s -> UPPER(s) || '!')": ["A!", None],
+    "array_exists(ARRAY [1, -2, 3], x -> x > 0)": True,
+    "array_exists(ARRAY [-1, NULL], x -> x > 0)": None,  # none TRUE, one NULL
+    "array_exists(ARRAY [-1], x -> x > 0)": False,
     "array_insert(ARRAY [1, 2], 4, 9)": [1, 2, None, 9],  # padded with NULLs
     "array_insert(ARRAY [1, 2], -1, 9)": [1, 2, 9],  # from the end
     "array_insert(ARRAY [1, 2], NULL, 9)": None,
@@ -123,7 +128,8 @@ CREATE VIEW parts AS SELECT t.id, p.part, p.i FROM t CROSS JOIN
   WHERE part <> '' AND id > 0;
 CREATE VIEW by_row AS SELECT id, ARRAY_APPEND(a, x) AS appended, ARRAY_REMOVE(a, x) AS removed,
   ARRAY_POSITION(a, x) AS pos, SORT_ARRAY(a, FALSE) AS sorted,
-  ELEMENT(ARRAY_DISTINCT(ARRAY_COMPACT(a))) AS one FROM t WHERE id > 0;
+  ELEMENT(ARRAY_DISTINCT(ARRAY_COMPACT(a))) AS one, TRANSFORM(a, e -> e * 10) AS tens
+  FROM t WHERE id > 0;
 """
 
 
@@ -145,10 +151,11 @@ def test_array_functions_give_feldera_s_values_and_follow_their_rows(spark: Spar
     assert {call: values[f"c{i}"] for i, call in enumerate(FUNCTION_CALLS)} == FUNCTION_CALLS
     assert first["by_row"] == [
         {"id": 1, "appended": [2, 2, None, 2], "removed": [None], "pos": 1,
-         "sorted": [2, 2, None], "one": 2},
+         "sorted": [2, 2, None], "one": 2, "tens": [20, 20, None]},
         {"id": 2, "appended": [5, 5, None], "removed": None, "pos": None, "sorted": [5, 5],
-         "one": 5},
-        {"id": 3, "appended": None, "removed": None, "pos": None, "sorted": None, "one": None},
+         "one": 5, "tens": [50, 50]},
+        {"id": 3, "appended": None, "removed": None, "pos": None, "sorted": None, "one": None,
+         "tens": None},
     ]  # fmt: skip
     assert second["by_row"] == first["by_row"][1:]
     # Feldera's issue4799: UNNEST of a SPLIT, the empty parts left out
@@ -165,3 +172,49 @@ def test_element_of_an_array_of_two_fails_the_step(spark: SparkSession) -> None:
     program = "CREATE TABLE t (a INT ARRAY);\nCREATE VIEW v AS SELECT ELEMENT(a) AS e FROM t;"
     with pytest.raises(ReplayStepError, match=r"ELEMENT\(\) of an array of more than one"):
         contents_after_steps(spark, program, [{"t": [{"insert": {"a": [1, 2]}}]}])
+
+
+def test_left_join_unnest_and_unnest_of_several_arrays(spark: SparkSession) -> None:
+    """LEFT JOIN UNNEST(...) ON TRUE keeps a row with a NULL or empty array once, its
+    element and place NULL (a map's key and value too); UNNEST(a, b) pairs the arrays'
+    elements, the shorter padded with NULLs, a NULL array as an empty one."""
+    program = """
+    CREATE TABLE t (id INT, a INT ARRAY, b VARCHAR ARRAY, m MAP<VARCHAR, INT>);
+    CREATE VIEW zipped AS SELECT id, x, y, i FROM t, UNNEST(t.a, t.b) WITH ORDINALITY AS u(x, y, i);
+    CREATE VIEW kept AS SELECT id, e, i FROM t LEFT JOIN UNNEST(t.a) WITH ORDINALITY AS u(e, i)
+      ON TRUE;
+    CREATE VIEW kept_map AS SELECT id, k, v FROM t LEFT JOIN UNNEST(t.m) AS u(k, v) ON TRUE;
+    """
+    rows = [
+        {"id": 1, "a": [1, 2, 3], "b": ["x"], "m": {"p": 1}},
+        {"id": 2, "a": None, "b": ["y", "z"], "m": None},
+        {"id": 3, "a": [], "b": None, "m": {}},
+    ]
+    first, second = contents_after_steps(
+        spark,
+        program,
+        [{"t": [{"insert": row} for row in rows]}, {"t": [{"delete": rows[2]}]}],
+        order=lambda row: (row["id"], row.get("i") or 0),
+    )
+    assert first["zipped"] == [
+        {"id": 1, "x": 1, "y": "x", "i": 1},
+        {"id": 1, "x": 2, "y": None, "i": 2},
+        {"id": 1, "x": 3, "y": None, "i": 3},
+        {"id": 2, "x": None, "y": "y", "i": 1},
+        {"id": 2, "x": None, "y": "z", "i": 2},
+    ]
+    assert first["kept"] == [
+        {"id": 1, "e": 1, "i": 1},
+        {"id": 1, "e": 2, "i": 2},
+        {"id": 1, "e": 3, "i": 3},
+        {"id": 2, "e": None, "i": None},
+        {"id": 3, "e": None, "i": None},
+    ]
+    assert first["kept_map"] == [
+        {"id": 1, "k": "p", "v": 1},
+        {"id": 2, "k": None, "v": None},
+        {"id": 3, "k": None, "v": None},
+    ]
+    assert second["kept"] == first["kept"][:4]
+    assert second["kept_map"] == first["kept_map"][:2]
+    assert second["zipped"] == first["zipped"]

@@ -145,8 +145,14 @@ def test_unnest_mistakes() -> None:
         ("SQL206", "UNNEST's columns are the element: name 1")
     ]
     assert errors_of(
-        DDL + "CREATE VIEW v AS SELECT * FROM t LEFT JOIN UNNEST(t.a) AS u(e) ON TRUE;"
-    ) == [("SQL401", "Not supported yet: LEFT JOIN UNNEST")]
+        DDL + "CREATE VIEW v AS SELECT * FROM t LEFT JOIN UNNEST(t.a) AS u(e) ON e > 1;"
+    ) == [("SQL401", "Not supported yet: LEFT JOIN UNNEST with an ON condition other than TRUE")]
+    assert errors_of(
+        DDL + "CREATE VIEW v AS SELECT * FROM t RIGHT JOIN UNNEST(t.a) AS u(e) ON TRUE;"
+    ) == [("SQL401", "Not supported yet: RIGHT JOIN UNNEST")]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT * FROM t, UNNEST(t.a, t.x) AS u(e, f);") == [
+        ("SQL206", "UNNEST of several arrays expects arrays, found INTEGER")
+    ]
     assert errors_of(DDL + "CREATE VIEW v AS SELECT * FROM UNNEST(t.a) AS u(e);") == [
         ("SQL201", "No table or alias named 't' in FROM")
     ]
@@ -166,3 +172,77 @@ def test_array_insert_takes_an_integer_position_and_a_value_of_the_common_type()
     assert errors_of(DDL + "CREATE VIEW v AS SELECT ARRAY_INSERT(a, 'one', 2) AS ins FROM t;") == [
         ("SQL206", "ARRAY_INSERT's position must be an integer, found VARCHAR")
     ]
+
+
+def test_lambdas_of_transform_and_array_exists_see_their_parameter_only() -> None:
+    assert _columns(
+        "CREATE VIEW v AS SELECT TRANSFORM(a, e -> e * 1.5) AS scaled, "
+        "TRANSFORM(s, row_ -> CARDINALITY(row_)) AS sizes, "
+        "ARRAY_EXISTS(a, e -> e > 0) AS positive FROM t;"
+    ) == {
+        "scaled": ("DECIMAL(13,1) ARRAY", True),
+        "sizes": ("INTEGER ARRAY", False),
+        "positive": ("BOOLEAN", True),
+    }
+    view = _view_plan("CREATE VIEW v AS SELECT TRANSFORM(a, e -> e + 1) AS b FROM t;")
+    [call] = [e for e in view["exprs"] if e["kind"] == "call"]
+    assert call["args"][1] == {
+        "kind": "lambda",
+        "param": "e",
+        "body": {
+            "kind": "call",
+            "function": "add",
+            "args": [
+                {"kind": "column", "index": 0, "name": "e", "type": "INTEGER"},
+                {"kind": "literal", "value": 1, "type": "INTEGER"},
+            ],
+            "type": "INTEGER",
+        },
+        "type": "INTEGER",
+    }
+
+
+def test_lambda_mistakes() -> None:
+    def error(select: str) -> list[tuple[str, str]]:
+        return [
+            (str(code), message)
+            for code, message in errors_of(DDL + f"CREATE VIEW v AS SELECT {select} AS r FROM t;")
+        ]
+
+    assert error("TRANSFORM(a, 1)") == [
+        ("SQL207", "TRANSFORM takes an array and a lambda: TRANSFORM(a, x -> ...)")
+    ]
+    assert error("TRANSFORM(id, x -> x)") == [
+        ("SQL206", "TRANSFORM expects an array, found INTEGER")
+    ]
+    assert error("ARRAY_EXISTS(a, x -> x + 1)") == [
+        ("SQL206", "ARRAY_EXISTS's lambda must be a condition, found INTEGER")
+    ]
+    assert error("TRANSFORM(a, x -> x + id)") == [
+        ("SQL202", "Unknown column 'id' in the lambda 'x -> ...', which sees only 'x'")
+    ]
+    assert error("UPPER(x -> x)") == [
+        ("SQL207", "A lambda (x -> ...) is an argument of TRANSFORM or ARRAY_EXISTS only")
+    ]
+
+
+def test_left_join_unnest_on_true_and_unnest_of_several_arrays() -> None:
+    """LEFT JOIN UNNEST(...) ON TRUE keeps a row without elements (its columns NULL);
+    UNNEST(a, b) zips the arrays into an array of ROWs, one field each."""
+    left = (
+        "CREATE VIEW v AS SELECT id, e, i "
+        "FROM t LEFT JOIN UNNEST(t.a) WITH ORDINALITY AS u(e, i) ON TRUE;"
+    )
+    assert _columns(left) == {
+        "id": ("INTEGER", False),
+        "e": ("INTEGER", True),
+        "i": ("INTEGER", True),  # NULL for a row without elements
+    }
+    [unnest] = plan_nodes(_view_plan(left), "unnest")
+    assert unnest["outer"] is True
+    zipped = "CREATE VIEW v AS SELECT p, q FROM t, UNNEST(t.a, t.s) AS u(p, q);"
+    assert _columns(zipped) == {"p": ("INTEGER", True), "q": ("VARCHAR ARRAY", True)}
+    [unnest] = plan_nodes(_view_plan(zipped), "unnest")
+    assert "outer" not in unnest
+    assert unnest["array"]["function"] == "arrays_zip"
+    assert unnest["array"]["type"] == 'ROW("EXPR$0" INTEGER, "EXPR$1" VARCHAR ARRAY) ARRAY'
