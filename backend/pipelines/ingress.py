@@ -13,6 +13,7 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
+from backend.compiler.semantic import literals
 from backend.core.errors import ApplicationError
 from worker.runner.clocks import time_columns
 from worker.runner.rows import array_element, declared_fields, is_map, is_row, map_types
@@ -126,6 +127,13 @@ def coerce_value(sql_type: str, value: Any) -> Any:
         return _date(value)
     if sql_type == "TIME":
         return _time(value)
+    if sql_type == "UUID":  # its canonical text
+        if not isinstance(value, str):
+            raise BadValue("expected a string for UUID")
+        try:
+            return literals.uuid(value)
+        except literals.InvalidLiteral as exc:
+            raise BadValue(exc.message) from None
     match = DECIMAL_TYPE.fullmatch(sql_type)
     if match:
         return _decimal(value, int(match.group(1)), int(match.group(2)))

@@ -259,3 +259,20 @@ def test_a_map_column_takes_an_object_of_keys_and_values() -> None:
     assert [row for _, row in normalize_changes(table, csv_changes(table, csv))] == [
         {"m": {"1": "2.00"}, "pts": None}
     ]
+
+
+def test_a_uuid_column_takes_any_spelling_of_one_and_keeps_its_canonical_text() -> None:
+    table = {
+        "name": "t",
+        "kind": "table",
+        "columns": [{"name": "id", "type": "UUID", "nullable": True}],
+    }
+    rows = normalize_changes(table, [{"id": "{123E4567E89B12D3A456426655440000}"}, {"id": None}])
+    assert [row for _, row in rows] == [
+        {"id": "123e4567-e89b-12d3-a456-426655440000"},
+        {"id": None},
+    ]
+    with pytest.raises(ApplicationError, match="'id': Invalid UUID 'urn:uuid:1'"):
+        normalize_changes(table, [{"id": "urn:uuid:1"}])
+    with pytest.raises(ApplicationError, match="'id': expected a string for UUID"):
+        normalize_changes(table, [{"id": 12}])

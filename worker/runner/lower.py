@@ -19,6 +19,7 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from backend.compiler.semantic.literals import UUID_PATTERN
 from backend.compiler.semantic.time_formats import java_pattern
 from worker.runner.intervals import (
     YEAR_MONTH,
@@ -56,6 +57,7 @@ SPARK_TYPES: dict[str, T.DataType] = {
     "DATE": T.DateType(),
     "TIMESTAMP": T.TimestampNTZType(),
     "TIME": T.StringType(),
+    "UUID": T.StringType(),  # its canonical text: lower case, 8-4-4-4-12 (literals.uuid)
     "NULL": T.NullType(),
 }
 # Types the ingress stores, and views publish, as JSON strings: read after parsing.
@@ -733,6 +735,8 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
     of milliseconds since 1970-01-01 and back."""
     if source == "VARCHAR" and target in ("DATE", "TIMESTAMP"):
         return operand.try_cast(spark_type(target))
+    if source == "VARCHAR" and target == "UUID":
+        return _uuid_of(operand)
     cut = _decimal_cut(operand, source, target)
     if cut is not None:
         return cut
@@ -760,6 +764,21 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
     if is_map(target):  # its keys cast may sort otherwise
         return F.array_sort(value)
     return F.upper(value) if source == "BOOLEAN" and target == "VARCHAR" else value
+
+
+def _uuid_of(text: Column) -> Column:
+    """Text as a UUID's canonical text; text that is no UUID fails the step, as Feldera's
+    cast does (literals.UUID_PATTERN: no blank trimmed, no URN)."""
+    digits = F.lower(F.regexp_replace(text, r"[-{}]", ""))
+    parts = [F.substring(digits, start, length) for start, length in UUID_GROUPS]
+    canonical = F.concat_ws("-", *parts)
+    invalid = F.raise_error(F.concat(F.lit("Invalid UUID '"), text, F.lit("'.")))
+    valid = text.rlike(f"^({UUID_PATTERN})$")
+    none = F.lit(None).cast("string")
+    return F.when(text.isNull(), none).when(valid, canonical).otherwise(invalid)
+
+
+UUID_GROUPS = ((1, 8), (9, 4), (13, 4), (17, 4), (21, 12))  # (start from 1, length)
 
 
 def _decimal_cut(operand: Column, source: str | None, target: str) -> Column | None:

@@ -238,6 +238,7 @@ DATETIME_LITERALS: dict[str, tuple[SqlType, Callable[[str], str]]] = {
     "timestamp": (types.TIMESTAMP, literals.timestamp),
     "date": (types.DATE, literals.date),
     "time": (types.TIME, literals.time),
+    "uuid": (types.UUID, literals.uuid),
 }
 
 
@@ -259,7 +260,8 @@ def _datetime_literal(kind: str, text: str, span: Span, ctx: ExprContext) -> pla
 def _coerced_literals(
     left: plan.Expr, right: plan.Expr, ctx: ExprContext
 ) -> tuple[plan.Expr | None, plan.Expr | None]:
-    """A string literal compared with a DATE, TIMESTAMP or TIME is a literal of that type,
+    """A string literal compared with a DATE, TIMESTAMP, TIME or UUID is a literal of that
+    type (another string compared with a UUID is cast to one, as in Feldera),
     as Calcite and Feldera read `d > '2020-01-01'` (None after reporting a bad one); a
     number literal compared with a REAL is a REAL, as in Feldera (`r = -57681.18` holds
     for the REAL that literal makes, which as a DOUBLE is -57681.1796875)."""
@@ -275,6 +277,9 @@ def _coerced_literals(
         if isinstance(text, plan.Literal) and isinstance(text.value, str):
             typed = _datetime_literal(kind, text.value, text.span, ctx)
             return (typed, other) if text is left else (other, typed)
+        if other.type == types.UUID:  # a string compared with a UUID is read as one
+            cast = plan.Cast(text, types.UUID, text.nullable, text.span)
+            return (cast, other) if text is left else (other, cast)
     return left, right
 
 

@@ -100,6 +100,25 @@ def time(text: str) -> str:
     return _time_value(text, "TIME", hour, minute, second, fraction)
 
 
+# A UUID's text (Feldera's and PostgreSQL's spellings): 32 hex digits of either case,
+# optionally in braces; a hyphen may separate any complete group of four digits.
+UUID_DIGITS = r"[0-9a-fA-F]{4}(-?[0-9a-fA-F]{4}){7}"
+UUID_PATTERN = rf"{UUID_DIGITS}|\{{{UUID_DIGITS}\}}"
+
+
+def uuid(text: str) -> str:
+    """A UUID's canonical text (lower case, 8-4-4-4-12), or InvalidLiteral.
+
+    >>> uuid("{123E4567-E89B12D3-a456-4266-5544-0000}")
+    '123e4567-e89b-12d3-a456-426655440000'
+    """
+    if re.fullmatch(UUID_PATTERN, text) is None:
+        message = f"Invalid UUID '{text}': expected 32 hex digits, such as "
+        raise InvalidLiteral(message + "'123e4567-e89b-12d3-a456-426655440000'")
+    digits = re.sub(r"[-{}]", "", text).lower()
+    return "-".join(digits[a:b] for a, b in ((0, 8), (8, 12), (12, 16), (16, 20), (20, 32)))
+
+
 def _date_value(text: str, what: str, year: str, month: str, day: str) -> str:
     try:
         value = datetime.date(int(year), int(month), int(day))

@@ -40,6 +40,7 @@ _SIMPLE: dict[tuple[str, ...], SqlType] = {
     ("string",): types.VARCHAR,
     ("text",): types.VARCHAR,
     ("date",): types.DATE,
+    ("uuid",): types.UUID,
 }
 # Types whose parameters are accepted and then dropped from the canonical type.
 _LENGTH_TYPES = {
@@ -59,6 +60,7 @@ _DECIMAL_NAMES = {("decimal",), ("numeric",), ("dec",), ("number",)}
 _KNOWN_NAMES = [
     "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "REAL", "FLOAT", "DOUBLE",
     "DECIMAL", "NUMERIC", "VARCHAR", "CHAR", "STRING", "TEXT", "DATE", "TIME", "TIMESTAMP",
+    "UUID",
 ]  # fmt: skip
 
 

@@ -32,6 +32,7 @@ class TypeKind(Enum):
     ROW = "ROW"
     ARRAY = "ARRAY"
     MAP = "MAP"
+    UUID = "UUID"
 
 
 MAX_DECIMAL_PRECISION = 38
@@ -137,6 +138,7 @@ VARCHAR = SqlType(TypeKind.VARCHAR)
 DATE = SqlType(TypeKind.DATE)
 TIME = SqlType(TypeKind.TIME)
 TIMESTAMP = SqlType(TypeKind.TIMESTAMP)
+UUID = SqlType(TypeKind.UUID)
 INTERVAL_DAY_TIME = SqlType(TypeKind.INTERVAL_DAY_TIME)
 INTERVAL_YEAR_MONTH = SqlType(TypeKind.INTERVAL_YEAR_MONTH)
 

@@ -73,9 +73,9 @@ class NullLiteral:
 
 @dataclass(frozen=True, slots=True)
 class TypedLiteral:
-    """`TIMESTAMP '...'`, `DATE '...'` or `TIME '...'`."""
+    """`TIMESTAMP '...'`, `DATE '...'`, `TIME '...'` or `UUID '...'`."""
 
-    type: Literal["timestamp", "date", "time"]
+    type: Literal["timestamp", "date", "time", "uuid"]
     value: str
     span: Span
 

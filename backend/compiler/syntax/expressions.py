@@ -74,10 +74,11 @@ MULTIPLE_UNITS = {
     "quarters": ("month", 3),
 }
 _QUERY_START = ("select", "with", "values")
-_TYPED_LITERALS: dict[str, Literal["timestamp", "date", "time"]] = {
+_TYPED_LITERALS: dict[str, Literal["timestamp", "date", "time", "uuid"]] = {
     "timestamp": "timestamp",
     "date": "date",
     "time": "time",
+    "uuid": "uuid",
 }
 
 
@@ -326,7 +327,7 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         query = query_parser.parse_query(c)
         c.expect_symbol(")")
         return ast.Exists(query, Span(token.start, c.previous_end))
-    if word in ("timestamp", "date", "time") and following.kind is TokenKind.STRING:
+    if word in _TYPED_LITERALS and following.kind is TokenKind.STRING:
         c.advance()
         value = c.advance().value
         return ast.TypedLiteral(_TYPED_LITERALS[word], value, Span(token.start, c.previous_end))

@@ -58,6 +58,11 @@ describe('exampleInput', () => {
     );
   });
 
+  it('gives a UUID column a UUID', () => {
+    const r = rel('t', 'table', [col('id', 'UUID')]);
+    expect(JSON.parse(exampleInput(r))).toEqual([{ id: '123e4567-e89b-12d3-a456-426655440000' }]);
+  });
+
   it('gives a MAP column an object of one key', () => {
     const r = rel('data', 'table', [col('zips', 'MAP<VARCHAR, INTEGER ARRAY>'), col('n', 'MAP<INTEGER, ROW(a DATE)>')]);
     expect(JSON.parse(exampleInput(r))).toEqual([{ zips: { text: [1] }, n: { '1': { a: '2024-01-01' } } }]);

@@ -58,6 +58,7 @@ function exampleValue(sqlType: string): Example {
   if (t === 'DATE') return '2024-01-01';
   if (t === 'TIME') return '10:00:00';
   if (t === 'TIMESTAMP') return '2024-01-01 10:00:00';
+  if (t === 'UUID') return '123e4567-e89b-12d3-a456-426655440000';
   return 'text';
 }
 
