@@ -766,16 +766,16 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
     return F.upper(value) if source == "BOOLEAN" and target == "VARCHAR" else value
 
 
-def _uuid_of(text: Column) -> Column:
+def _uuid_of(text: Column, safe: bool = False) -> Column:
     """Text as a UUID's canonical text; text that is no UUID fails the step, as Feldera's
-    cast does (literals.UUID_PATTERN: no blank trimmed, no URN)."""
+    cast does (literals.UUID_PATTERN: no blank trimmed, no URN), or is NULL (`safe`)."""
     digits = F.lower(F.regexp_replace(text, r"[-{}]", ""))
     parts = [F.substring(digits, start, length) for start, length in UUID_GROUPS]
-    canonical = F.concat_ws("-", *parts)
+    canonical = F.when(text.rlike(f"^({UUID_PATTERN})$"), F.concat_ws("-", *parts))
+    if safe:
+        return canonical
     invalid = F.raise_error(F.concat(F.lit("Invalid UUID '"), text, F.lit("'.")))
-    valid = text.rlike(f"^({UUID_PATTERN})$")
-    none = F.lit(None).cast("string")
-    return F.when(text.isNull(), none).when(valid, canonical).otherwise(invalid)
+    return F.when(text.isNull() | canonical.isNotNull(), canonical).otherwise(invalid)
 
 
 UUID_GROUPS = ((1, 8), (9, 4), (13, 4), (17, 4), (21, 12))  # (start from 1, length)
@@ -851,6 +851,8 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         return _on_epoch_day(lowered[0]) - _on_epoch_day(lowered[1])  # a DAY TO SECOND
     if function == "mod" and expr["type"] in FLOATING:  # NaN by 0, as in Feldera
         return F.when(lowered[1] == 0, F.lit(NAN)).otherwise(lowered[0] % lowered[1])
+    if function == "safe_cast" and expr["type"] == "UUID":
+        return _uuid_of(lowered[0], safe=True)
     if function == "safe_cast":  # NULL where the value does not convert (CAST fails)
         return lowered[0].try_cast(spark_type(expr["type"]))
     if function == "concat":
