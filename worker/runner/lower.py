@@ -544,7 +544,12 @@ def _element(a: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     """An array's one element; NULL for an empty (or NULL) array; more than one fails the
     step, as Feldera's ELEMENT does."""
     size = F.size(a[0])  # -1 or NULL for a NULL array
-    many = F.raise_error(F.lit("ELEMENT() of an array of more than one element."))
+    many = F.raise_error(
+        F.lit(
+            "ELEMENT() of an array of more than one element "
+            "(or a scalar subquery of more than one row)."
+        )
+    )
     return F.when(size == 1, F.element_at(a[0], 1)).when(size > 1, many)
 
 

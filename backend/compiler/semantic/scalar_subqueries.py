@@ -274,6 +274,7 @@ def _decorrelated(
     bind_query: BindQuery,
 ) -> tuple[plan.Rel, plan.Expr] | None:
     """`rel` left-joined to the subquery grouped by its correlated columns; the value."""
+    subquery = _single_valued(subquery) or subquery
     body = subquery.query.body
     assert isinstance(body, ast.Select)
     item = body.items[0] if len(body.items) == 1 else None
@@ -398,6 +399,9 @@ def _value(subquery: ast.Subquery, env: Environment, bind_query: BindQuery) -> p
         message = f"A scalar subquery must return one column, not {len(rows.columns)}"
         env.report(error(Code.SET_OPERATION_SHAPE, message, subquery.span))
         return None
+    single = _single_valued(subquery)
+    if not at_most_one_row(rows) and single is not None:
+        return _value(single, env, bind_query)
     if not at_most_one_row(rows):
         env.not_supported(
             "a scalar subquery that can return more than one row "
@@ -410,6 +414,31 @@ def _value(subquery: ast.Subquery, env: Environment, bind_query: BindQuery) -> p
     field = plan.Field(rows.columns[0].name, rows.columns[0].type, True)
     one_row = plan.Values(((),), (), subquery.span)
     return plan.Join("left", one_row, rows, None, (field,), subquery.span)
+
+
+def _single_valued(subquery: ast.Subquery) -> ast.Subquery | None:
+    """A subquery of a plain value per row (`SELECT y FROM u WHERE ...`: no aggregate,
+    GROUP BY, DISTINCT or LIMIT) as the aggregate of its one row, ELEMENT(ARRAY_AGG(y)):
+    y of its one row, NULL of none, and more than one fails the step, as SQL's scalar
+    subquery does (Calcite's SINGLE_VALUE). None for another subquery."""
+    query = subquery.query
+    body = query.body
+    if not isinstance(body, ast.Select) or len(body.items) != 1 or query.limit is not None:
+        return None
+    [item] = body.items
+    plain = body.distinct is None and body.group_by is None and body.having is None
+    if not plain or not isinstance(item, ast.ExprItem) or has_aggregates(item.expr):
+        return None
+    span = item.expr.span
+
+    def call(name: str, arg: ast.Expr) -> ast.FunctionCall:
+        return ast.FunctionCall(
+            ast.Identifier(name, False, span), (arg,), False, False, None, None, span
+        )
+
+    one = replace(item, expr=call("element", call("array_agg", item.expr)))
+    body = replace(body, items=(one,), windows=(), qualify=None)
+    return replace(subquery, query=replace(query, body=body, order_by=(), order_by_span=None))
 
 
 def _hint_correlation(env: Environment, mark: int) -> None:

@@ -42,6 +42,28 @@ def test_a_subquery_that_can_be_empty_is_null_then() -> None:
     assert value["columns"] == [{"name": "y", "type": "INTEGER", "nullable": True}]
 
 
+def test_a_plain_value_is_the_single_value_of_its_rows() -> None:
+    """`(SELECT y FROM u ...)`, uncorrelated or correlated by equalities, is the one value
+    of its rows: ELEMENT(ARRAY_AGG(y)), NULL for none, and more than one fails the step
+    (Calcite's SINGLE_VALUE)."""
+    for sql in (
+        "SELECT k, (SELECT y FROM u WHERE u.k = 3) AS one FROM t",
+        "SELECT k, (SELECT y FROM u WHERE u.k = t.k) AS one FROM t",
+    ):
+        query = _query(sql)
+        [aggregate] = plan_nodes(query, "aggregate")
+        assert [a["function"] for a in aggregate["aggregates"]] == ["array_agg"]
+        [element] = [
+            e
+            for p in plan_nodes(query, "project")
+            for e in p["exprs"]
+            if e.get("function") == "element"
+        ]
+        assert element["type"] == "INTEGER"
+    correlated = _query("SELECT k, (SELECT y FROM u WHERE u.k = t.k) AS one FROM t")
+    assert [j["kind"] for j in plan_nodes(correlated, "join")] == ["left"]
+
+
 def test_grouped_select_groups_by_the_value_it_shows() -> None:
     query = _query("SELECT k, SUM(x) AS s, (SELECT COUNT(*) FROM u) AS n FROM t GROUP BY k")
     grouped, counted = plan_nodes(query, "aggregate")  # the view's, the subquery's
@@ -52,7 +74,7 @@ def test_grouped_select_groups_by_the_value_it_shows() -> None:
 @pytest.mark.parametrize(
     ("sql", "code", "message"),
     [
-        ("SELECT k, (SELECT y FROM u) FROM t", "SQL401", "can return more than one row"),
+        ("SELECT k, (SELECT DISTINCT y FROM u) FROM t", "SQL401", "can return more than one row"),
         ("SELECT k, (SELECT k, y FROM u LIMIT 1) FROM t", "SQL215", "one column, not 2"),
         ("SELECT COUNT(*), (SELECT MAX(y) FROM u) FROM t", "SQL401", "without GROUP BY"),
         ("SELECT k FROM t WHERE x > (SELECT MAX(z) FROM u)", "SQL202", "Unknown column 'z'"),
@@ -96,7 +118,7 @@ def test_a_correlated_count_of_no_rows_is_zero() -> None:
     ("sql", "message"),
     [
         ("(SELECT MAX(y) FROM u WHERE u.k > t.k)", "other than by equalities"),
-        ("(SELECT y FROM u WHERE u.k = t.k)", "not one aggregate value"),
+        ("(SELECT DISTINCT y FROM u WHERE u.k = t.k)", "not one aggregate value"),
         ("(SELECT COUNT(*) + 1 FROM u WHERE u.k = t.k)", "COUNT inside an expression"),
         ("(SELECT COUNT(*) FROM u WHERE u.k = t.k GROUP BY y)", "grouped by other than"),
     ],

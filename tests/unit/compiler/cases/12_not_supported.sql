@@ -4,7 +4,7 @@ CREATE TABLE customers (id INT, name VARCHAR);
 CREATE STREAM s (x INT);
 
 CREATE VIEW sub2 AS SELECT id FROM orders WHERE id IN (SELECT id FROM customers)
-    AND EXISTS (SELECT 1 FROM customers) AND amount > (SELECT id FROM customers);
+    AND EXISTS (SELECT 1 FROM customers) AND amount > (SELECT DISTINCT id FROM customers);
 CREATE VIEW win AS SELECT id, ROW_NUMBER() OVER (PARTITION BY customer_id ORDER BY ts
     ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS n FROM orders;
 CREATE VIEW named_win AS SELECT id, SUM(amount) OVER w AS running FROM orders

@@ -1,0 +1,55 @@
+"""A scalar subquery of a plain value, `(SELECT dname FROM dept WHERE dept.deptno =
+emp.deptno)`, correlated or not: the value of its one row, NULL where it has none,
+followed as the rows come and go; a second row fails the step, as in SQL (Calcite's
+SINGLE_VALUE, PostgreSQL's "more than one row returned by a subquery")."""
+
+import pytest
+from pyspark.sql import SparkSession
+
+from tests.integration.runtime.replays import contents_after_steps
+from worker.replay import ReplayStepError
+
+PROGRAM = """
+CREATE TABLE emp (empno INT, name VARCHAR, deptno INT);
+CREATE TABLE dept (deptno INT, dname VARCHAR);
+CREATE VIEW named AS SELECT name,
+  (SELECT dname FROM dept WHERE dept.deptno = emp.deptno) AS dname FROM emp;
+CREATE VIEW ten AS SELECT name, (SELECT dname FROM dept WHERE deptno = 10) AS ten FROM emp;
+"""
+EMPLOYEES = [
+    {"empno": 1, "name": "a", "deptno": 10},
+    {"empno": 2, "name": "b", "deptno": 20},
+    {"empno": 3, "name": "c", "deptno": None},
+]
+SALES = {"deptno": 10, "dname": "sales"}
+
+
+def test_the_value_of_the_one_row_follows_its_rows(spark: SparkSession) -> None:
+    steps = [
+        {"emp": [{"insert": e} for e in EMPLOYEES], "dept": [{"insert": SALES}]},
+        {"dept": [{"insert": {"deptno": 20, "dname": "ops"}}]},
+        {"dept": [{"delete": SALES}]},
+    ]
+    first, second, third = contents_after_steps(spark, PROGRAM, steps, order=lambda r: r["name"])
+    assert first["named"] == [
+        {"name": "a", "dname": "sales"},
+        {"name": "b", "dname": None},  # no row: NULL
+        {"name": "c", "dname": None},
+    ]
+    assert first["ten"] == [{"name": n, "ten": "sales"} for n in "abc"]
+    assert second["named"][1] == {"name": "b", "dname": "ops"}
+    assert third["named"] == [
+        {"name": "a", "dname": None},
+        {"name": "b", "dname": "ops"},
+        {"name": "c", "dname": None},
+    ]
+    assert third["ten"] == [{"name": n, "ten": None} for n in "abc"]
+
+
+def test_a_second_row_fails_the_step(spark: SparkSession) -> None:
+    steps = [
+        {"emp": [{"insert": EMPLOYEES[0]}], "dept": [{"insert": SALES}]},
+        {"dept": [{"insert": {"deptno": 10, "dname": "again"}}]},
+    ]
+    with pytest.raises(ReplayStepError, match=r"a scalar subquery of more than one row"):
+        contents_after_steps(spark, PROGRAM, steps)
