@@ -17,7 +17,6 @@ action to evaluate those views' waterlines.
 
 from __future__ import annotations
 
-import decimal
 import json
 import logging
 from collections import defaultdict
@@ -55,7 +54,7 @@ from worker.runner.state import (
     integrated,
     rows_table,
 )
-from worker.runner.step import AS_STRING, Change, _as_json, _consolidated, in_view_order
+from worker.runner.step import Change, _as_json, _consolidated, comparable, in_view_order
 from worker.runner.temporal import History
 from worker.runner.waterline import input_waterline, raised_by_lateness, rel_waterline
 
@@ -372,11 +371,11 @@ class StepEngine:
                 multisets[key] = rows_table(pending)
                 continue
             lines[f"{name}.{column['name']}"] = str(line)
-            limit = _comparable(column["type"], line)
+            limit = comparable(column["type"], line)
             emitted: Multiset = {}
             for row in list(pending):
                 value = json.loads(row)[column["name"]]
-                if value is not None and _comparable(column["type"], value) < limit:
+                if value is not None and comparable(column["type"], value) < limit:
                     weight = pending.pop(row)
                     if weight > 0:  # a delete of a row never emitted cancels nothing
                         emitted[row] = weight
@@ -481,14 +480,3 @@ def _add(multiset: Multiset, row: str, weight: int) -> None:
         multiset[row] = total
     else:
         multiset.pop(row, None)
-
-
-def _comparable(sql_type: str, value: Any) -> Any:
-    """A JSON value of the type, ordered as SQL orders it (timestamps and dates as text)."""
-    if sql_type.startswith("DECIMAL"):
-        return decimal.Decimal(str(value))
-    if sql_type.startswith(AS_STRING) or isinstance(value, str):
-        if sql_type in ("INTEGER", "BIGINT", "SMALLINT", "TINYINT", "DOUBLE", "REAL"):
-            return float(value)
-        return str(value)
-    return value

@@ -109,40 +109,38 @@ def in_view_order(view: Mapping[str, Any], changes: list[Change]) -> list[Change
 
 
 def _ordered_as(sql_type: str, value: Any) -> Any:
-    """A published value as SQL orders it: decimals (and a MAP's number keys, JSON text)
-    as numbers, NULL first inside a ROW, ARRAY or MAP, a MAP by its sorted entries.
+    """A published value as SQL orders it (`comparable`), NULL first inside a ROW, ARRAY
+    or MAP, a MAP by its sorted entries.
 
     >>> sorted(["10.00", "9.50"], key=lambda v: _ordered_as("DECIMAL(4,2)", v))
     ['9.50', '10.00']
     >>> _ordered_as("MAP<INTEGER, VARCHAR>", {"10": "a", "9": None})
-    (1, [((1, Decimal('9')), (0,)), ((1, Decimal('10')), (1, 'a'))])
+    (1, [((1, 9.0), (0,)), ((1, 10.0), (1, 'a'))])
     """
     if value is None:
         return (0,)
     if is_map(sql_type):
-        key_type, value_type = map_types(sql_type)
-        return (
-            1,
-            sorted(
-                (_ordered_as(key_type, _as_number(key_type, key)), _ordered_as(value_type, item))
-                for key, item in value.items()
-            ),
-        )
+        key_type, item_type = map_types(sql_type)
+        entries = ((_ordered_as(key_type, k), _ordered_as(item_type, v)) for k, v in value.items())
+        return (1, sorted(entries))
     element = array_element(sql_type)
     if element is not None:
         return (1, [_ordered_as(element, item) for item in value])
     if is_row(sql_type):
         return (1, tuple(_ordered_as(t, value[name]) for name, t in row_fields(sql_type)))
+    return (1, comparable(sql_type, value))
+
+
+def comparable(sql_type: str, value: Any) -> Any:
+    """A JSON value of a scalar type as SQL orders it: a DECIMAL, and a number written as
+    text (a MAP's key, a waterline), as a number; dates and times as their text."""
     if sql_type.startswith("DECIMAL"):
-        return (1, decimal.Decimal(value))
-    return (1, value)
-
-
-def _as_number(sql_type: str, key: str) -> Any:
-    """A MAP's key, JSON text, as its number for a number type."""
-    if sql_type in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "REAL", "DOUBLE"):
-        return decimal.Decimal(key)
-    return key
+        return decimal.Decimal(str(value))
+    if sql_type.startswith(AS_STRING) or isinstance(value, str):
+        if sql_type in ("INTEGER", "BIGINT", "SMALLINT", "TINYINT", "DOUBLE", "REAL"):
+            return float(value)
+        return str(value)
+    return value
 
 
 def _key_column(expr: Mapping[str, Any]) -> int | None:

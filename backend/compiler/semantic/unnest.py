@@ -60,7 +60,7 @@ def bind_unnest(
         made = [(f.name, f.type, True) for f in element.fields]
         what = "the fields " + ", ".join(f.name for f in element.fields)
     else:
-        made = [("element", array.type.element, True)]
+        made = [("element", element, True)]
         what = "the element"
     if item.ordinality:
         made.append(("ordinality", types.INTEGER, False))
