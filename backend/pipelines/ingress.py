@@ -142,10 +142,9 @@ def coerce_value(sql_type: str, value: Any) -> Any:
 
 def _map_key(sql_type: str, key: str) -> str:
     """A JSON object's key as a MAP's key of `sql_type`: its text, checked (and written
-    as it is stored: `"01"` is the INTEGER key `"1"`)."""
-    value = _from_text(sql_type, key)
-    if value is None:
-        raise BadValue(f"a key of {sql_type} cannot be empty")
+    as it is stored: `"01"` is the INTEGER key `"1"`). An empty key is the empty string,
+    not NULL as an empty CSV field is."""
+    value = key if key == "" else _from_text(sql_type, key)
     if is_row(sql_type) or array_element(sql_type) is not None:
         raise BadValue(f"keys of type {sql_type} cannot be ingested yet")
     coerced = coerce_value(sql_type, value)

@@ -259,6 +259,13 @@ def test_a_map_column_takes_an_object_of_keys_and_values() -> None:
     assert [row for _, row in normalize_changes(table, csv_changes(table, csv))] == [
         {"m": {"1": "2.00"}, "pts": None}
     ]
+    with pytest.raises(ApplicationError, match="'m': expected an integer for INTEGER"):
+        normalize_changes(table, [{"m": {"": 1}}])
+    # An empty VARCHAR key is the empty string (an empty CSV field is NULL, a key is not).
+    texts = {**table, "columns": [{"name": "m", "type": "MAP<VARCHAR, INTEGER>", "nullable": True}]}
+    assert [row for _, row in normalize_changes(texts, [{"m": {"": 1, "a": 2}}])] == [
+        {"m": {"": 1, "a": 2}}
+    ]
 
 
 def test_a_uuid_column_takes_any_spelling_of_one_and_keeps_its_canonical_text() -> None:
