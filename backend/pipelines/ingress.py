@@ -25,6 +25,7 @@ INTEGER_RANGES = {
     "BIGINT": (-(2**63), 2**63 - 1),
 }
 DECIMAL_TYPE = re.compile(r"DECIMAL\((\d+),\s*(\d+)\)")
+BYTES = "VARBINARY"  # BINARY(n) and VARBINARY(n): the list of the bytes' numbers in JSON
 
 
 class BadValue(ValueError):
@@ -127,6 +128,10 @@ def coerce_value(sql_type: str, value: Any) -> Any:
         return _date(value)
     if sql_type == "TIME":
         return _time(value)
+    if sql_type == BYTES:  # bytes: the list of their numbers, as Feldera's JSON
+        if not isinstance(value, list) or not all(_is_byte(item) for item in value):
+            raise BadValue("expected a list of byte values (integers from 0 to 255) for VARBINARY")
+        return value
     if sql_type == "UUID":  # its canonical text
         if not isinstance(value, str):
             raise BadValue("expected a string for UUID")
@@ -149,6 +154,10 @@ def _map_key(sql_type: str, key: str) -> str:
         raise BadValue(f"keys of type {sql_type} cannot be ingested yet")
     coerced = coerce_value(sql_type, value)
     return json.dumps(coerced) if isinstance(coerced, bool) else str(coerced)
+
+
+def _is_byte(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 255
 
 
 def _of_length(length: dict[str, Any] | None, value: Any) -> Any:
@@ -315,8 +324,8 @@ def _from_text(sql_type: str, text: str) -> Any:
             return int(text)
         if sql_type in ("REAL", "DOUBLE"):
             return float(text)
-        if array_element(sql_type) or is_row(sql_type) or is_map(sql_type):  # JSON text
-            return json.loads(text)
+        if array_element(sql_type) or is_row(sql_type) or is_map(sql_type) or sql_type == BYTES:
+            return json.loads(text)  # JSON text: a list or an object (bytes: their list)
     except ValueError:
         return text  # coerce_value names the problem
     if sql_type == "BOOLEAN":

@@ -283,3 +283,17 @@ def test_a_uuid_column_takes_any_spelling_of_one_and_keeps_its_canonical_text() 
         normalize_changes(table, [{"id": "urn:uuid:1"}])
     with pytest.raises(ApplicationError, match="'id': expected a string for UUID"):
         normalize_changes(table, [{"id": 12}])
+
+
+def test_a_varbinary_column_takes_the_list_of_its_bytes_in_json_and_in_csv() -> None:
+    table = {
+        "name": "t",
+        "kind": "table",
+        "columns": [{"name": "b", "type": "VARBINARY", "nullable": True}],
+    }
+    rows = normalize_changes(table, [{"b": [0, 171, 255]}, {"b": []}, {"b": None}])
+    assert [row for _, row in rows] == [{"b": [0, 171, 255]}, {"b": []}, {"b": None}]
+    assert csv_changes(table, 'b\n"[1,2]"\n') == [{"b": [1, 2]}]
+    for bad in ([256], [-1], [True], ["ab"], "abcd", 12):
+        with pytest.raises(ApplicationError, match="'b': expected a list of byte values"):
+            normalize_changes(table, [{"b": bad}])

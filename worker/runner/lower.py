@@ -21,6 +21,7 @@ from pyspark.sql import types as T
 
 from backend.compiler.semantic.literals import UUID_PATTERN
 from backend.compiler.semantic.time_formats import java_pattern
+from worker.runner import byte_strings
 from worker.runner.intervals import (
     YEAR_MONTH,
     interval_days,
@@ -58,6 +59,7 @@ SPARK_TYPES: dict[str, T.DataType] = {
     "TIMESTAMP": T.TimestampNTZType(),
     "TIME": T.StringType(),
     "UUID": T.StringType(),  # its canonical text: lower case, 8-4-4-4-12 (literals.uuid)
+    "VARBINARY": T.StringType(),  # its hex digits, lower case (byte_strings.py)
     "NULL": T.NullType(),
 }
 # Types the ingress stores, and views publish, as JSON strings: read after parsing.
@@ -120,6 +122,8 @@ def _json_type(sql_type: str) -> T.DataType:
     if is_row(sql_type):  # a JSON object: its fields by name
         fields = row_fields(sql_type)
         return T.StructType([T.StructField(name, _json_type(t)) for name, t in fields])
+    if sql_type == "VARBINARY":  # a JSON list of the bytes' numbers
+        return T.ArrayType(T.IntegerType())
     return T.StringType() if sql_type.startswith(PARSED_FROM_STRING) else spark_type(sql_type)
 
 
@@ -161,6 +165,8 @@ def _as_kept(value: Column, sql_type: str) -> Column:
         return interval_from_text(value, sql_type)
     if sql_type == "TIME":
         return kept_time(value)
+    if sql_type == "VARBINARY":
+        return byte_strings.kept(value)
     return value.cast(spark_type(sql_type))
 
 
@@ -575,6 +581,7 @@ def _array_to_string(a: list[Column], raw: list[Mapping[str, Any]]) -> Column:
 
 
 SCALAR: dict[str, Scalar] = {
+    **byte_strings.FUNCTIONS,
     "tumble_start": _tumble_start,
     "tumble_end": _tumble_end,
     "floor_time": _floor_time,
@@ -740,8 +747,12 @@ def _cast(operand: Column, source: str | None, target: str) -> Column:
     of milliseconds since 1970-01-01 and back."""
     if source == "VARCHAR" and target in ("DATE", "TIMESTAMP"):
         return operand.try_cast(spark_type(target))
-    if source == "VARCHAR" and target == "UUID":
+    if source in ("VARCHAR", "VARBINARY") and target == "UUID":  # bytes: 16 of them
         return _uuid_of(operand)
+    if source == "VARCHAR" and target == "VARBINARY":
+        return byte_strings.of_text(operand)
+    if source == "UUID" and target == "VARBINARY":
+        return byte_strings.of_uuid(operand)
     cut = _decimal_cut(operand, source, target)
     if cut is not None:
         return cut
@@ -858,6 +869,8 @@ def lower_expr(expr: Mapping[str, Any]) -> Column:
         return F.when(lowered[1] == 0, F.lit(NAN)).otherwise(lowered[0] % lowered[1])
     if function == "safe_cast" and expr["type"] == "UUID":
         return _uuid_of(lowered[0], safe=True)
+    if function == "safe_cast" and expr["type"] == "VARBINARY":  # every such CAST converts
+        return _cast(lowered[0], args[0].get("type"), "VARBINARY")
     if function == "safe_cast":  # NULL where the value does not convert (CAST fails)
         return lowered[0].try_cast(spark_type(expr["type"]))
     if function == "concat":

@@ -13,6 +13,7 @@ from typing import Any
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from worker.runner import byte_strings
 from worker.runner.intervals import interval_text, is_interval
 from worker.runner.lower import WEIGHT, positional, shown_time
 from worker.runner.rows import (
@@ -49,6 +50,8 @@ def shown(value: Column, sql_type: str) -> Column:
         return published(value, sql_type, shown)
     if sql_type == "TIME":
         return shown_time(value)
+    if sql_type == "VARBINARY":
+        return byte_strings.shown(value)
     if is_interval(sql_type):
         return interval_text(value, sql_type)
     if sql_type.startswith(AS_STRING):

@@ -239,6 +239,7 @@ DATETIME_LITERALS: dict[str, tuple[SqlType, Callable[[str], str]]] = {
     "date": (types.DATE, literals.date),
     "time": (types.TIME, literals.time),
     "uuid": (types.UUID, literals.uuid),
+    "binary": (types.VARBINARY, literals.binary),
 }
 
 
@@ -512,7 +513,7 @@ def _chain(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | None
     if len(bound) < len(operands):
         return None
     if expr.op == "||":
-        return functions.concat(tuple(bound), expr.span)
+        return functions.concat(tuple(bound), expr.span, ctx.diagnostics)
     keyword = expr.op.upper()
     if not all([_check_boolean(operand, keyword, ctx) for operand in bound]):
         return None

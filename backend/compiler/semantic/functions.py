@@ -101,8 +101,28 @@ SAME_ARRAY = {"array_compact", "array_distinct", "array_reverse", "sort_array"}
 ARRAY_ELEMENT = {"array_max", "array_min", "element"}
 ARRAYS_COMBINED = {"array_concat", "array_except", "array_intersect", "array_union"}
 
+# Functions of bytes (Feldera's binary.md). The string functions below also take bytes
+# (a VARBINARY first argument, or either of POSITION's): those calls are of their bytes
+# form, named `binary_<name>` in the plan, with these results.
+BYTES_FUNCTIONS: dict[str, SqlType] = {
+    "to_hex": types.VARCHAR,  # lower-case hex digits, two a byte
+    "to_int": types.INTEGER,  # the first four bytes, big-endian
+    "bin2utf8": types.VARCHAR,  # the bytes read as UTF-8 (NULL where they are not)
+}
+BYTES_FORMS: dict[str, tuple[SqlType, frozenset[int]]] = {  # result, integer arguments
+    "concat": (types.VARBINARY, frozenset()),
+    "octet_length": (types.INTEGER, frozenset()),
+    "position": (types.INTEGER, frozenset()),
+    "substring": (types.VARBINARY, frozenset({1, 2})),
+    "overlay": (types.VARBINARY, frozenset({2, 3})),
+    "left": (types.VARBINARY, frozenset({1})),
+    "right": (types.VARBINARY, frozenset({1})),
+    "md5": (types.VARCHAR, frozenset()),
+}
+
 SCALAR_FUNCTIONS: dict[str, Arity] = {
     **ARRAY_FUNCTIONS,
+    **dict.fromkeys(BYTES_FUNCTIONS, Arity(1, 1)),
     **MAP_FUNCTIONS,
     **LAMBDA_FUNCTIONS,
     "upper": Arity(1, 1),
@@ -205,7 +225,7 @@ NOT_YET_FUNCTIONS = frozenset((
     "now", "current_timestamp", "current_date",
     "current_time", "localtimestamp", "localtime", "snapshot",
     "search_key", "to_changelog", "from_changelog", "descriptor",
-    "split", "sha1", "sha256",
+    "split", "sha1", "sha256", "gunzip",
 ))
 # GROUPING(k, ...) (GROUPING_ID is the same, as in Calcite): which of the keys the
 # group's grouping set leaves out, as bits (semantic/grouping.py).
@@ -239,11 +259,15 @@ def type_scalar_call(
         return plan.Call(name, args, arg.type, arg.nullable, span)
     if name in ("coalesce", "ifnull", "nvl"):
         return _coalesce(args, span, diagnostics)
+    canonical = CANONICAL.get(name, name)
+    if canonical in BYTES_FORMS and any(types.is_binary(arg.type) for arg in args):
+        result, integers = BYTES_FORMS[canonical]
+        return _typed_arguments("binary_" + canonical, args, span, diagnostics, integers, result)
     if name == "concat":
-        return concat(args, span)
+        return concat(args, span, diagnostics)
     if name == "concat_ws":
         return _concat_ws(args, span, diagnostics)
-    return _TYPED[name](CANONICAL.get(name, name), args, span, diagnostics)
+    return _TYPED[name](canonical, args, span, diagnostics)
 
 
 def _coalesce(
@@ -266,12 +290,16 @@ def _coalesce(
     return plan.Call("coalesce", args, result, nullable, span)
 
 
-def concat(args: tuple[plan.Expr, ...], span: Span) -> plan.Expr:
+def concat(
+    args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
     """CONCAT(...) and `||`: NULL if any argument is NULL (as in Spark).
 
     Non-string arguments are cast to VARCHAR explicitly, as Calcite's own
-    `'An order for ' || units` example expects.
+    `'An order for ' || units` example expects; bytes join bytes only.
     """
+    if any(types.is_binary(arg.type) for arg in args):
+        return type_scalar_call("concat", args, span, diagnostics)
     nullable = any(arg.nullable for arg in args)
     return plan.Call("concat", _as_text(args), types.VARCHAR, nullable, span)
 
@@ -373,19 +401,48 @@ def _strings(result: SqlType, integers: frozenset[int] = frozenset()) -> Typing:
             else arg
             for index, arg in enumerate(args)
         )
-        for index, arg in enumerate(args):
-            want_integer = index in integers
-            ok = types.is_integer(arg.type) if want_integer else types.is_string(arg.type)
-            if not (ok or types.is_null(arg.type)):
-                kind = "an integer" if want_integer else "a VARCHAR"
-                _mismatch(
-                    diagnostics, f"{name.upper()} expects {kind} as argument {index + 1}", arg
-                )
-                return None
-        nullable = any(arg.nullable for arg in args)
-        return plan.Call(name, args, result, nullable, span)
+        return _typed_arguments(name, args, span, diagnostics, integers, result)
 
     return typed
+
+
+def _typed_arguments(
+    name: str,
+    args: tuple[plan.Expr, ...],
+    span: Span,
+    diagnostics: list[Diagnostic],
+    integers: frozenset[int],
+    result: SqlType,
+) -> plan.Expr | None:
+    """A call of `name` with integers at the positions `integers` and strings elsewhere
+    (bytes, for a `binary_` form), or None after reporting the first that is not."""
+    of_bytes = name.startswith("binary_")
+    text, want_text = (
+        (types.is_binary, "a VARBINARY") if of_bytes else (types.is_string, "a VARCHAR")
+    )
+    for index, arg in enumerate(args):
+        want_integer = index in integers
+        ok = types.is_integer(arg.type) if want_integer else text(arg.type)
+        if not (ok or types.is_null(arg.type)):
+            kind = "an integer" if want_integer else want_text
+            shown = name.removeprefix("binary_").upper()
+            _mismatch(diagnostics, f"{shown} expects {kind} as argument {index + 1}", arg)
+            return None
+    nullable = any(arg.nullable for arg in args)
+    return plan.Call(name, args, result, nullable, span)
+
+
+def _bytes_function(
+    name: str, args: tuple[plan.Expr, ...], span: Span, diagnostics: list[Diagnostic]
+) -> plan.Expr | None:
+    """TO_HEX, TO_INT and BIN2UTF8 of a VARBINARY (BIN2UTF8 is NULL for bytes that are no
+    UTF-8)."""
+    (arg,) = args
+    if not (types.is_binary(arg.type) or types.is_null(arg.type)):
+        _mismatch(diagnostics, f"{name.upper()} expects a VARBINARY argument", arg)
+        return None
+    nullable = arg.nullable or name == "bin2utf8"
+    return plan.Call(name, args, BYTES_FUNCTIONS[name], nullable, span)
 
 
 def _same_type(nullable_result: bool, ignoring_nulls: bool = False) -> Typing:
@@ -827,6 +884,7 @@ _TYPED: dict[str, Typing] = {
     "chr": _strings(types.VARCHAR, frozenset({0})),
     "overlay": _strings(types.VARCHAR, frozenset({2, 3})),
     **{name: _datetime(result) for name, result in DATE_FUNCTIONS.items()},
+    **{name: _bytes_function for name in BYTES_FUNCTIONS},
     "nullif": _same_type(nullable_result=True),
     "greatest": _same_type(nullable_result=False),
     "least": _same_type(nullable_result=False),

@@ -119,6 +119,19 @@ def uuid(text: str) -> str:
     return "-".join(digits[a:b] for a, b in ((0, 8), (8, 12), (12, 16), (16, 20), (20, 32)))
 
 
+def binary(text: str) -> str:
+    """A binary literal's bytes as Weir keeps them: their hex digits, lower case (two a
+    byte); or InvalidLiteral.
+
+    >>> binary("45F0ab")
+    '45f0ab'
+    """
+    if len(text) % 2 or re.fullmatch(r"[0-9a-fA-F]*", text) is None:
+        message = f"Invalid binary literal x'{text}': expected an even number of hex digits"
+        raise InvalidLiteral(message + ", two for each byte, as in x'45F0AB'")
+    return text.lower()
+
+
 def _date_value(text: str, what: str, year: str, month: str, day: str) -> str:
     try:
         value = datetime.date(int(year), int(month), int(day))

@@ -50,6 +50,8 @@ _LENGTH_TYPES = {
     ("char", "varying"),
     ("character", "varying"),
 }
+# Bytes (Feldera's binary.md): a length is accepted and dropped, as for VARCHAR(n).
+_BINARY_TYPES = {("binary",), ("varbinary",), ("binary", "varying")}
 _PRECISION_TYPES: dict[tuple[str, ...], SqlType] = {
     ("time",): types.TIME,
     ("timestamp",): types.TIMESTAMP,
@@ -60,7 +62,7 @@ _DECIMAL_NAMES = {("decimal",), ("numeric",), ("dec",), ("number",)}
 _KNOWN_NAMES = [
     "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "REAL", "FLOAT", "DOUBLE",
     "DECIMAL", "NUMERIC", "VARCHAR", "CHAR", "STRING", "TEXT", "DATE", "TIME", "TIMESTAMP",
-    "UUID",
+    "UUID", "BINARY", "VARBINARY",
 ]  # fmt: skip
 
 
@@ -92,11 +94,11 @@ def resolve_type(
             invalid(f"Type {written} takes no parameters")
             return None
         return _SIMPLE[words]
-    if words in _LENGTH_TYPES:
+    if words in _LENGTH_TYPES or words in _BINARY_TYPES:
         if len(params) > 1 or (params and params[0] < 1):
             invalid(f"{written} takes one positive length, as in {written}(20)")
             return None
-        return types.VARCHAR
+        return types.VARCHAR if words in _LENGTH_TYPES else types.VARBINARY
     if words in _PRECISION_TYPES:
         if len(params) > 1 or (params and params[0] > 9):
             invalid(f"{written} takes one fractional-seconds precision from 0 to 9")

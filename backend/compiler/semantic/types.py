@@ -33,6 +33,7 @@ class TypeKind(Enum):
     ARRAY = "ARRAY"
     MAP = "MAP"
     UUID = "UUID"
+    VARBINARY = "VARBINARY"
 
 
 MAX_DECIMAL_PRECISION = 38
@@ -139,6 +140,7 @@ DATE = SqlType(TypeKind.DATE)
 TIME = SqlType(TypeKind.TIME)
 TIMESTAMP = SqlType(TypeKind.TIMESTAMP)
 UUID = SqlType(TypeKind.UUID)
+VARBINARY = SqlType(TypeKind.VARBINARY)  # BINARY(n) and VARBINARY(n) too: bytes, any number
 INTERVAL_DAY_TIME = SqlType(TypeKind.INTERVAL_DAY_TIME)
 INTERVAL_YEAR_MONTH = SqlType(TypeKind.INTERVAL_YEAR_MONTH)
 
@@ -206,6 +208,10 @@ def is_datetime(t: SqlType) -> bool:
 
 def is_string(t: SqlType) -> bool:
     return t.kind is TypeKind.VARCHAR
+
+
+def is_binary(t: SqlType) -> bool:
+    return t.kind is TypeKind.VARBINARY
 
 
 def is_null(t: SqlType) -> bool:
@@ -333,6 +339,8 @@ def can_cast(source: SqlType, target: SqlType) -> bool:
         return True  # its number of units, as in Feldera
     if TypeKind.TIMESTAMP in kinds and (is_numeric(source) or is_numeric(target)):
         return True  # milliseconds since 1970-01-01 (Feldera's)
+    if {source.kind, target.kind} == {TypeKind.UUID, TypeKind.VARBINARY}:
+        return True  # a UUID's 16 bytes
     return {source.kind, target.kind} == {TypeKind.TIMESTAMP, TypeKind.TIME}
 
 

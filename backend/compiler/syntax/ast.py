@@ -73,9 +73,10 @@ class NullLiteral:
 
 @dataclass(frozen=True, slots=True)
 class TypedLiteral:
-    """`TIMESTAMP '...'`, `DATE '...'`, `TIME '...'` or `UUID '...'`."""
+    """`TIMESTAMP '...'`, `DATE '...'`, `TIME '...'`, `UUID '...'` or `x'...'` (binary:
+    its hex digits, the parts of `x'AB' 'CD'` joined)."""
 
-    type: Literal["timestamp", "date", "time", "uuid"]
+    type: Literal["timestamp", "date", "time", "uuid", "binary"]
     value: str
     span: Span
 

@@ -74,7 +74,7 @@ MULTIPLE_UNITS = {
     "quarters": ("month", 3),
 }
 _QUERY_START = ("select", "with", "values")
-_TYPED_LITERALS: dict[str, Literal["timestamp", "date", "time", "uuid"]] = {
+_TYPED_LITERALS: dict[str, Literal["timestamp", "date", "time", "uuid", "binary"]] = {
     "timestamp": "timestamp",
     "date": "date",
     "time": "time",
@@ -308,6 +308,15 @@ def _primary(c: Cursor) -> ast.Expr:
     c.fail("an expression")
 
 
+def _binary_literal(c: Cursor, token: Token) -> ast.TypedLiteral:
+    """`x'45F0AB'`, and a literal of parts: `x'AB' 'CD'` (strings after the first part)."""
+    c.advance()
+    digits = c.advance().value
+    while c.current.kind is TokenKind.STRING:
+        digits += c.advance().value
+    return ast.TypedLiteral("binary", digits, Span(token.start, c.previous_end))
+
+
 def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
     word = token.value
     following = c.peek()
@@ -327,6 +336,8 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         query = query_parser.parse_query(c)
         c.expect_symbol(")")
         return ast.Exists(query, Span(token.start, c.previous_end))
+    if word == "x" and following.kind is TokenKind.STRING and following.start == token.end:
+        return _binary_literal(c, token)
     if word in _TYPED_LITERALS and following.kind is TokenKind.STRING:
         c.advance()
         value = c.advance().value
@@ -766,7 +777,7 @@ def parse_type_name(c: Cursor) -> ast.TypeName:
     first = token.value
     if first == "double" and c.accept_word("precision"):
         words.append("precision")
-    elif first in ("character", "char") and c.accept_word("varying"):
+    elif first in ("character", "char", "binary") and c.accept_word("varying"):
         words.append("varying")
     elif first == "interval":
         words.append(_interval_unit(c))

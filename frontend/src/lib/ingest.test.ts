@@ -63,6 +63,11 @@ describe('exampleInput', () => {
     expect(JSON.parse(exampleInput(r))).toEqual([{ id: '123e4567-e89b-12d3-a456-426655440000' }]);
   });
 
+  it('gives a VARBINARY column the list of its bytes', () => {
+    const r = rel('t', 'table', [col('b', 'VARBINARY'), col('bs', 'VARBINARY ARRAY')]);
+    expect(JSON.parse(exampleInput(r))).toEqual([{ b: [202, 254], bs: [[202, 254]] }]);
+  });
+
   it('gives a MAP column an object of one key', () => {
     const r = rel('data', 'table', [col('zips', 'MAP<VARCHAR, INTEGER ARRAY>'), col('n', 'MAP<INTEGER, ROW(a DATE)>')]);
     expect(JSON.parse(exampleInput(r))).toEqual([{ zips: { text: [1] }, n: { '1': { a: '2024-01-01' } } }]);

@@ -37,8 +37,8 @@ export function parseIngestInput(text: string): ParsedIngest {
 type Example = string | number | boolean | Example[] | { [field: string]: Example };
 
 /**
- * A plausible value of a type: a list for an `ARRAY`, an object for a `ROW(...)` (by field)
- * or a `MAP<K, V>` (one key).
+ * A plausible value of a type: a list for an `ARRAY` (and the bytes of a `VARBINARY`), an object
+ * for a `ROW(...)` (by field) or a `MAP<K, V>` (one key).
  */
 function exampleValue(sqlType: string): Example {
   const t = sqlType.toUpperCase();
@@ -59,6 +59,7 @@ function exampleValue(sqlType: string): Example {
   if (t === 'TIME') return '10:00:00';
   if (t === 'TIMESTAMP') return '2024-01-01 10:00:00';
   if (t === 'UUID') return '123e4567-e89b-12d3-a456-426655440000';
+  if (t === 'VARBINARY') return [202, 254]; // bytes: the list of their numbers (x'CAFE')
   return 'text';
 }
 
