@@ -51,7 +51,7 @@ _LENGTH_TYPES = {
     ("character", "varying"),
 }
 # Bytes (Feldera's binary.md): a length is accepted and dropped, as for VARCHAR(n).
-_BINARY_TYPES = {("binary",), ("varbinary",), ("binary", "varying")}
+_BINARY_TYPES = {("binary",), ("varbinary",), ("binary", "varying"), ("bytea",)}
 _PRECISION_TYPES: dict[tuple[str, ...], SqlType] = {
     ("time",): types.TIME,
     ("timestamp",): types.TIMESTAMP,

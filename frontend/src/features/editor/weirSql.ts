@@ -40,8 +40,8 @@ export const KEYWORDS: readonly string[] = [
 ];
 
 export const TYPE_KEYWORDS: readonly string[] = [
-  'BIGINT', 'BINARY', 'BOOLEAN', 'CHAR', 'DATE', 'DECIMAL', 'DOUBLE', 'FLOAT', 'FLOAT4', 'FLOAT8',
-  'INT', 'INT2', 'INT4', 'INT8', 'INTEGER',
+  'BIGINT', 'BINARY', 'BOOLEAN', 'BYTEA', 'CHAR', 'DATE', 'DECIMAL', 'DOUBLE', 'FLOAT', 'FLOAT4',
+  'FLOAT8', 'INT', 'INT2', 'INT4', 'INT8', 'INTEGER',
   'NUMERIC', 'PRECISION', 'REAL', 'SMALLINT', 'STRING', 'TIME', 'TIMESTAMP', 'TINYINT', 'UUID',
   'VARBINARY', 'VARCHAR', 'ZONE',
 ];
