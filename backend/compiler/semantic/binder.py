@@ -39,7 +39,9 @@ from backend.compiler.semantic.queries import (
     with_column_names,
 )
 from backend.compiler.semantic.tables import bind_table, check_index
+from backend.compiler.semantic.types import SqlType
 from backend.compiler.semantic.user_functions import abandoned_function, bind_function
+from backend.compiler.semantic.user_types import bind_type
 from backend.compiler.source import Span
 from backend.compiler.suggest import did_you_mean
 from backend.compiler.syntax import ast
@@ -124,6 +126,8 @@ def bind_statements(
         outcome = statements.bind(index, env)
         if outcome.function_name is not None:
             env.functions[outcome.function_name] = outcome.function
+        if outcome.type_name is not None:
+            env.types[outcome.type_name] = outcome.user_type
         if outcome.pump is not None:
             _add_pump(outcome.pump, statements, index, pumps, env)
         if name is None or not is_new:
@@ -184,6 +188,9 @@ class Outcome:
     # CREATE FUNCTION: the name it defines, and the function (None if it failed).
     function_name: str | None = None
     function: UserFunction | None = None
+    # CREATE TYPE: the name it defines, and the type (None if it failed).
+    type_name: str | None = None
+    user_type: SqlType | None = None
 
 
 def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
@@ -201,6 +208,9 @@ def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
         case stmt.CreateFunction():
             name, function = bind_function(statement, env)
             return Outcome(function_name=name, function=function)
+        case stmt.CreateType():
+            type_name, user_type = bind_type(statement, env)
+            return Outcome(type_name=type_name, user_type=user_type)
         case stmt.CreateIndex():
             check_index(statement, env)
         case stmt.Drop():

@@ -9,6 +9,7 @@ from backend.compiler.diagnostics import Code, Diagnostic, Note, error
 from backend.compiler.plan.nodes import Expr, Field, OrderCheck, Rel
 from backend.compiler.semantic.catalog import Relation, UserFunction
 from backend.compiler.semantic.scope import column_index
+from backend.compiler.semantic.types import SqlType
 from backend.compiler.source import Span
 from backend.compiler.suggest import Budget, did_you_mean
 from backend.compiler.syntax import ast
@@ -19,7 +20,7 @@ from backend.compiler.syntax.statements import LatenessStatement
 # the names of all relations so far, where a name is first declared (anywhere in
 # the program), the LATENESS statements naming a view, the name the statement
 # itself declares when the program gives it one (a query's `query_N`), and a user
-# function by name.
+# function or type by name.
 ReadKind = Literal[
     "relation",
     "unresolvable",
@@ -29,6 +30,7 @@ ReadKind = Literal[
     "lateness",
     "current",
     "function",
+    "type",
 ]
 Read = tuple[ReadKind, str, object]
 
@@ -58,6 +60,9 @@ class Environment:
     # Functions defined by earlier statements (CREATE FUNCTION), by name; None for a
     # function whose definition failed or has no SQL body: calls to it stay silent.
     functions: dict[str, UserFunction | None] = field(default_factory=dict)
+    # Types defined by earlier statements (CREATE TYPE), by name; None for one whose
+    # definition failed: its uses stay silent.
+    types: dict[str, SqlType | None] = field(default_factory=dict)
     # Leading ORDER BY keys of streaming queries, for the streaming pass.
     order_checks: list[OrderCheck] = field(default_factory=list)
     # The cost limit of 'did you mean' hints for the whole program.
@@ -93,6 +98,8 @@ class Environment:
             return self.current
         if kind == "function":
             return (name in self.functions, self.functions.get(name))
+        if kind == "type":
+            return (name in self.types, self.types.get(name))
         return tuple(entry for entry in self.lateness.items() if entry[0][0] == name)
 
     def read(self, kind: ReadKind, name: str) -> object:
@@ -111,6 +118,13 @@ class Environment:
         """Whether an earlier statement defines the function `name`, and the function
         (None when its definition failed or has no SQL body)."""
         found = self.read("function", name)
+        assert isinstance(found, tuple)
+        return found
+
+    def user_type(self, name: str) -> tuple[bool, SqlType | None]:
+        """Whether an earlier statement defines the type `name` (CREATE TYPE), and the
+        type (None when its definition failed)."""
+        found = self.read("type", name)
         assert isinstance(found, tuple)
         return found
 

@@ -61,7 +61,8 @@ class ExprContext:
     # The scalar subqueries of the SELECT being bound, each by its span: the column
     # its value is joined in as (semantic/scalar_subqueries.py).
     scalars: Mapping[Span, plan.Expr] | None = None
-    # Where the functions of the program (CREATE FUNCTION) are looked up; None: nowhere.
+    # Where the functions and types of the program (CREATE FUNCTION, CREATE TYPE) are
+    # looked up; None: nowhere.
     functions: Environment | None = None
     # While a function's body is checked: the function's name.
     function_body: str | None = None
@@ -718,7 +719,11 @@ def _escape_problem(pattern: str, escape: str) -> str | None:
 
 def _cast(expr: ast.Cast, ctx: ExprContext, depth: int) -> plan.Expr | None:
     operand = bind_expr(expr.operand, ctx, depth)
-    target = resolve_cast_type(expr.type, ctx.diagnostics, ctx.suggestions)
+    if ctx.functions is None:
+        target = resolve_cast_type(expr.type, ctx.diagnostics, ctx.suggestions)
+    else:
+        user_types = ctx.functions.user_type
+        target = resolve_cast_type(expr.type, ctx.diagnostics, ctx.suggestions, user_types)
     if operand is None or target is None:
         return None
     if not types.can_cast(operand.type, target):
@@ -826,6 +831,8 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
             ctx.not_supported(f"function {shown}", call.span)
         elif ctx.functions is not None and ctx.functions.function(call.name.value)[0]:
             return _user_call(call, ctx, depth)
+        elif ctx.functions is not None and ctx.functions.user_type(call.name.value)[0]:
+            return _constructed(call, ctx, depth)
         elif ctx.function_body == call.name.value:
             itself = "a function's body cannot call the function itself"
             ctx.report(Code.UNKNOWN_FUNCTION, f"Unknown function {shown}", call.name.span, itself)
@@ -863,6 +870,38 @@ def _function_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan
     if len(present) < len(bound):
         return None
     return functions.type_scalar_call(name, present, call.span, ctx.diagnostics)
+
+
+def _constructed(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:
+    """`address('Broadway', 'NY')`: a value of a ROW type the program defines (CREATE
+    TYPE), each argument cast to its field's type; silent where the definition failed."""
+    assert ctx.functions is not None
+    _, row_type = ctx.functions.user_type(call.name.value)
+    bound = [bind_expr(arg, ctx, depth + 1) for arg in call.args]
+    args = tuple(arg for arg in bound if arg is not None)
+    if row_type is None or len(args) < len(bound):
+        return None
+    shown = call.name.value.upper()
+    if not types.is_row(row_type):
+        message = f"{shown} is the program's name for {row_type}, not a ROW type with fields"
+        ctx.report(Code.UNKNOWN_FUNCTION, message, call.name.span)
+        return None
+    if len(args) != len(row_type.fields):
+        count = len(row_type.fields)
+        message = f"{shown} expects {count} argument{'s' * (count != 1)}, one a field"
+        ctx.report(Code.UNKNOWN_FUNCTION, f"{message}, got {len(args)}", call.span)
+        return None
+    values = []
+    for arg, field in zip(args, row_type.fields, strict=True):
+        if not types.can_cast(arg.type, field.type) or (arg.nullable and not field.nullable):
+            wanted = f"{field.type}{'' if field.nullable else ' NOT NULL'}"
+            message = f"{shown}'s field {field.name} is {wanted}; found {arg.type}"
+            ctx.report(Code.TYPE_MISMATCH, message + (" that can be NULL" * arg.nullable), arg.span)
+            return None
+        values.append(
+            arg if arg.type == field.type else plan.Cast(arg, field.type, arg.nullable, arg.span)
+        )
+    return plan.Call("row", tuple(values), row_type, False, call.span)
 
 
 def _user_call(call: ast.FunctionCall, ctx: ExprContext, depth: int) -> plan.Expr | None:

@@ -182,7 +182,7 @@ def _foreign(
 
 
 def _bind_column(definition: stmt.ColumnDef, env: Environment) -> Column | None:
-    sql_type = resolve_type(definition.type, env.diagnostics, env.suggestions)
+    sql_type = resolve_type(definition.type, env.diagnostics, env.suggestions, env.user_type)
     nullable = True
     lateness: plan.Expr | None = None
     watermark: plan.Expr | None = None

@@ -66,23 +66,37 @@ _KNOWN_NAMES = [
 ]  # fmt: skip
 
 
+# The program's types (CREATE TYPE): whether a name is one, and its type (None where its
+# definition failed, which was reported).
+UserTypes = Callable[[str], tuple[bool, SqlType | None]]
+
+
+def _no_user_types(name: str) -> tuple[bool, SqlType | None]:
+    return False, None
+
+
 def resolve_type(
-    name: ast.TypeName, diagnostics: list[Diagnostic], suggestions: Budget | None = None
+    name: ast.TypeName,
+    diagnostics: list[Diagnostic],
+    suggestions: Budget | None = None,
+    user_types: UserTypes = _no_user_types,
 ) -> SqlType | None:
     """The type `name` denotes, or None after reporting SQL208 (or SQL401)."""
     if name.arrays:  # `INT ARRAY`: an array of the type before ARRAY
-        element = resolve_type(replace(name, arrays=name.arrays - 1), diagnostics, suggestions)
+        element = resolve_type(
+            replace(name, arrays=name.arrays - 1), diagnostics, suggestions, user_types
+        )
         return None if element is None else types.array_of(element)
     if name.fields:  # ROW(a INT, b VARCHAR NULL)
         fields = []
         for field in name.fields:
-            field_type = resolve_type(field.type, diagnostics, suggestions)
+            field_type = resolve_type(field.type, diagnostics, suggestions, user_types)
             if field_type is None:
                 return None
             fields.append(types.RowField(field.name.value, field_type, field.nullable))
         return types.row(tuple(fields))
     if name.map_types:  # MAP<VARCHAR, INT>: a key is never NULL, a value may be
-        return _map(name, diagnostics, suggestions)
+        return _map(name, diagnostics, suggestions, user_types)
     words, params = name.words, name.params
     written = " ".join(words).upper()
 
@@ -122,15 +136,26 @@ def resolve_type(
             error(Code.NOT_SUPPORTED, "Not supported yet: INTERVAL columns", name.span)
         )
         return None
+    declared, user_type = user_types(words[0]) if len(words) == 1 else (False, None)
+    if declared and params:
+        invalid(f"Type {written} takes no parameters")
+        return None
+    if declared:  # None where its definition failed: reported there
+        return user_type
     hint = did_you_mean(written, _KNOWN_NAMES, suggestions)
     diagnostics.append(error(Code.UNKNOWN_TYPE, f"Unknown type {written}", name.span, hint=hint))
     return None
 
 
 def _map(
-    name: ast.TypeName, diagnostics: list[Diagnostic], suggestions: Budget | None
+    name: ast.TypeName,
+    diagnostics: list[Diagnostic],
+    suggestions: Budget | None,
+    user_types: UserTypes,
 ) -> SqlType | None:
-    key, value = (resolve_type(part, diagnostics, suggestions) for part in name.map_types)
+    key, value = (
+        resolve_type(part, diagnostics, suggestions, user_types) for part in name.map_types
+    )
     if key is None or value is None:
         return None
     if types.is_map(key):  # as in Feldera
@@ -142,13 +167,16 @@ def _map(
 
 
 def resolve_cast_type(
-    name: ast.TypeName, diagnostics: list[Diagnostic], suggestions: Budget | None = None
+    name: ast.TypeName,
+    diagnostics: list[Diagnostic],
+    suggestions: Budget | None = None,
+    user_types: UserTypes = _no_user_types,
 ) -> SqlType | None:
     """The type of `CAST(x AS name)`: a column's types, and intervals of units
     (`INTERVAL HOUR TO MINUTE`), which columns cannot have."""
     words = name.words
     if words[0] != "interval" or name.params or name.arrays:
-        return resolve_type(name, diagnostics, suggestions)
+        return resolve_type(name, diagnostics, suggestions, user_types)
     start, end = words[1], words[3] if len(words) > 3 else None
     try:
         literals.interval_fields(start, end or start)
@@ -185,3 +213,9 @@ def _decimal(
         invalid(f"{written} scale ({scale}) cannot exceed its precision ({precision})")
         return None
     return types.decimal(precision, scale)
+
+
+def is_built_in(word: str) -> bool:
+    """Whether `word` names a built-in type, alone or as its first word (`DOUBLE`)."""
+    written = (*_SIMPLE, *_LENGTH_TYPES, *_BINARY_TYPES, *_PRECISION_TYPES, *_DECIMAL_NAMES)
+    return word in {words[0] for words in written} or word in ("float", "row", "map", "interval")

@@ -316,8 +316,12 @@ def _numeric_common_type(a: SqlType, b: SqlType) -> SqlType:
 
 def can_cast(source: SqlType, target: SqlType) -> bool:
     """Whether CAST(x AS target) is allowed for an `x` of type `source`."""
+    if is_row(source) and is_row(target):  # field by field, whatever their names
+        pairs = zip(source.fields, target.fields, strict=False)
+        same_count = len(source.fields) == len(target.fields)
+        return same_count and all(can_cast(a.type, b.type) for a, b in pairs)
     if is_row(source) or is_row(target):
-        return source == target or is_null(source) or is_string(target)
+        return is_null(source) or is_string(target)
     if is_array(source) and is_array(target):
         return can_cast(*_elements(source, target))
     if is_map(source) and is_map(target):

@@ -92,8 +92,8 @@ def abandoned_function(name: ast.Identifier, env: Environment) -> str | None:
 def _check_parts(statement: stmt.CreateFunction, env: Environment) -> None:
     """A definition that is refused still has its types checked."""
     for parameter in statement.parameters:
-        resolve_type(parameter.type, env.diagnostics, env.suggestions)
-    resolve_type(statement.returns, env.diagnostics, env.suggestions)
+        resolve_type(parameter.type, env.diagnostics, env.suggestions, env.user_type)
+    resolve_type(statement.returns, env.diagnostics, env.suggestions, env.user_type)
 
 
 def _define(statement: stmt.CreateFunction, env: Environment) -> UserFunction | None:
@@ -102,7 +102,7 @@ def _define(statement: stmt.CreateFunction, env: Environment) -> UserFunction | 
     seen: set[str] = set()
     ok = True
     for written in statement.parameters:
-        sql_type = resolve_type(written.type, env.diagnostics, env.suggestions)
+        sql_type = resolve_type(written.type, env.diagnostics, env.suggestions, env.user_type)
         if written.name.value in seen:
             env.report(
                 error(
@@ -117,7 +117,7 @@ def _define(statement: stmt.CreateFunction, env: Environment) -> UserFunction | 
             ok = False
         else:
             parameters.append(Parameter(written.name.value, sql_type, not written.not_null))
-    returns = resolve_type(statement.returns, env.diagnostics, env.suggestions)
+    returns = resolve_type(statement.returns, env.diagnostics, env.suggestions, env.user_type)
     if statement.body is None:
         env.report(
             error(

@@ -130,8 +130,18 @@ def _create(c: Cursor) -> stmt.Statement:
         return _create_function(c, start)
     if c.accept_word("index"):
         return _create_index(c, start)
+    if c.accept_word("type"):
+        return _create_type(c, start)
     c.fail(
-        "TABLE", "STREAM", "VIEW", "LOCAL VIEW", "MATERIALIZED VIEW", "PUMP", "FUNCTION", "INDEX"
+        "TABLE",
+        "STREAM",
+        "VIEW",
+        "LOCAL VIEW",
+        "MATERIALIZED VIEW",
+        "PUMP",
+        "FUNCTION",
+        "TYPE",
+        "INDEX",
     )
 
 
@@ -347,6 +357,31 @@ def _create_function(c: Cursor, start: int) -> stmt.CreateFunction:
     body = expr_parser.parse_expr(c) if c.accept_word("as") else None
     span = Span(start, c.previous_end)
     return stmt.CreateFunction(name, tuple(parameters), returns, returns_not_null, body, span)
+
+
+def _create_type(c: Cursor, start: int) -> stmt.CreateType:
+    name = c.expect_identifier("a type name")  # types are not relations
+    c.expect_word("as")
+    if not c.at_symbol("("):
+        return stmt.CreateType(name, expr_parser.parse_type_name(c), Span(start, c.previous_end))
+    fields_start = c.advance().start
+    fields = [_type_field(c)]
+    while c.accept_symbol(","):
+        fields.append(_type_field(c))
+    c.expect_symbol(")")
+    span = Span(fields_start, c.previous_end)
+    row = ast.TypeName(("row",), (), span, fields=tuple(fields))
+    return stmt.CreateType(name, row, Span(start, c.previous_end))
+
+
+def _type_field(c: Cursor) -> ast.FieldDecl:
+    """`name TYPE [NULL | NOT NULL]`, a field of a CREATE TYPE: nullable unless NOT NULL."""
+    name = c.expect_identifier("a field name")
+    type_name = expr_parser.parse_type_name(c)
+    not_null = c.accept_words("not", "null") is not None
+    if not not_null:
+        c.accept_word("null")
+    return ast.FieldDecl(name, type_name, not not_null)
 
 
 def _insert(c: Cursor) -> stmt.Insert:

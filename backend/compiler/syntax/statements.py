@@ -179,6 +179,17 @@ class CreateFunction:
 
 
 @dataclass(frozen=True, slots=True)
+class CreateType:
+    """`CREATE TYPE name AS (field TYPE [NOT NULL], ...)` (a ROW type of those fields,
+    nullable unless NOT NULL, as Calcite's and Feldera's structs) or `CREATE TYPE name
+    AS TYPE`: a name for a type, usable wherever a type is written."""
+
+    name: Identifier
+    type: TypeName
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class LatenessStatement:
     """`LATENESS view.column expr;` (Feldera, for views)."""
 
@@ -224,6 +235,7 @@ Statement = (
     | CreateView
     | CreatePump
     | CreateFunction
+    | CreateType
     | CreateIndex
     | Insert
     | Drop
