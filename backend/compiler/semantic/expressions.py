@@ -148,13 +148,21 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             if operand is None:
                 return None
             return time_functions.extract(expr, operand, ctx.diagnostics)
-        case ast.Subquery() | ast.Exists() | ast.InSubquery() | ast.QuantifiedComparison() if (
-            ctx.scalars and expr.span in ctx.scalars
-        ):
+        case (
+            ast.Subquery()
+            | ast.ArraySubquery()
+            | ast.Exists()
+            | ast.InSubquery()
+            | ast.QuantifiedComparison()
+        ) if ctx.scalars and expr.span in ctx.scalars:
             return ctx.scalars[expr.span]
-        case ast.Subquery() | ast.Exists() | ast.InSubquery() | ast.QuantifiedComparison() if (
-            ctx.function_body is not None
-        ):
+        case (
+            ast.Subquery()
+            | ast.ArraySubquery()
+            | ast.Exists()
+            | ast.InSubquery()
+            | ast.QuantifiedComparison()
+        ) if ctx.function_body is not None:
             message = f"The body of {ctx.function_body.upper()} reads a query: a function's "
             ctx.report(Code.INVALID_FUNCTION, message + "body sees its parameters only", expr.span)
             return None
@@ -204,6 +212,8 @@ def _not_supported_expression(expr: ast.Expr, ctx: ExprContext, depth: int) -> N
             parts = (expr.operand,)
         case ast.Subquery():
             construct = "subqueries in expressions"
+        case ast.ArraySubquery():
+            construct = "ARRAY(subquery) here"
         case ast.Exists():
             construct = "EXISTS"
         case ast.NamedArgument():

@@ -45,7 +45,7 @@ Scalars = dict[Span, plan.Expr]  # a subquery's span -> its value, over the join
 
 # A subquery with a value in an expression: a scalar subquery, EXISTS, and x [NOT] IN
 # (SELECT ...), x op ANY | ALL (SELECT ...) (subqueries.compared_value).
-Valued = ast.Subquery | ast.Exists | ast.InSubquery | ast.QuantifiedComparison
+Valued = ast.Subquery | ast.ArraySubquery | ast.Exists | ast.InSubquery | ast.QuantifiedComparison
 
 
 def scalar_subqueries(exprs: list[ast.Expr | None]) -> list[Valued]:
@@ -82,6 +82,57 @@ def _exists(
     count = joined.values[counted.span]
     exists_value = plan.Call("gt", (count, zero), types.BOOLEAN, False, exists.span)
     return joined.rel, exists_value, joined.outer.get(counted.span, ())
+
+
+def _array_of(
+    array: ast.ArraySubquery,
+    rel: plan.Rel,
+    scope: Scope,
+    env: Environment,
+    binders: tuple[BindQuery, BindFrom],
+) -> tuple[plan.Rel, plan.Expr, tuple[plan.Expr, ...]] | None:
+    """`rel` joined with the values of `ARRAY(SELECT x ...)` aggregated into an ARRAY (an
+    empty one where the query has no row); the outer row's values it compares with."""
+    aggregated = _aggregated(array)
+    if aggregated is None:
+        env.not_supported(
+            "ARRAY(subquery) of other than one plain column or expression (no aggregate, "
+            "GROUP BY, DISTINCT or LIMIT)",
+            array.span,
+        )
+        return None
+    joined = join_scalars([aggregated], rel, scope, env, binders)
+    if joined is None:
+        return None
+    values = joined.values[aggregated.span]
+    empty = plan.Call("array", (), values.type, False, array.span)
+    value = plan.Call("coalesce", (values, empty), values.type, False, array.span)
+    return joined.rel, value, joined.outer.get(aggregated.span, ())
+
+
+def _aggregated(array: ast.ArraySubquery) -> ast.Subquery | None:
+    """`ARRAY(SELECT x FROM ... [ORDER BY k])` as the scalar subquery `(SELECT
+    ARRAY_AGG(x [ORDER BY k]) FROM ...)`; None for a query not of that form."""
+    query, body = array.query, array.query.body
+    if not (
+        isinstance(body, ast.Select)
+        and not query.with_
+        and query.limit is None
+        and body.distinct is None
+        and body.group_by is None
+        and body.having is None
+        and not body.windows
+    ):
+        return None
+    item = body.items[0] if len(body.items) == 1 else None
+    if not isinstance(item, ast.ExprItem) or has_aggregates(item.expr):
+        return None
+    name = ast.Identifier("array_agg", False, item.span)
+    args = (item.expr,)
+    aggregate = ast.FunctionCall(name, args, False, False, None, None, item.span, query.order_by)
+    body = replace(body, items=(replace(item, expr=aggregate),))
+    unordered = replace(query, body=body, order_by=(), order_by_span=None)
+    return ast.Subquery(unordered, array.span)
 
 
 def _counted(exists: ast.Exists) -> ast.Subquery | None:
@@ -137,6 +188,13 @@ def join_scalars(
                 complete = False
             else:
                 rel, scalars[written.span], outer[written.span] = exists
+            continue
+        if isinstance(written, ast.ArraySubquery):
+            arrayed = _array_of(written, rel, scope, env, binders)
+            if arrayed is None:
+                complete = False
+            else:
+                rel, scalars[written.span], outer[written.span] = arrayed
             continue
         if isinstance(written, ast.InSubquery | ast.QuantifiedComparison):
             valued = compared_value(written, rel, scope, env, binders[0])

@@ -343,6 +343,14 @@ class Subquery:
 
 
 @dataclass(frozen=True, slots=True)
+class ArraySubquery:
+    """`ARRAY(SELECT x FROM ...)`: the query's values as an ARRAY (Feldera's, Calcite's)."""
+
+    query: Query
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Exists:
     query: Query
     span: Span
@@ -413,6 +421,7 @@ Expr = (
     | MapConstructor
     | Lambda
     | Subquery
+    | ArraySubquery
     | Exists
     | DatetimeInterval
     | IntervalOf

@@ -356,6 +356,16 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         return ast.TableArg(name, Span(token.start, c.previous_end), partition)
     if word in ("left", "right") and following.is_symbol("("):  # LEFT(s, n), not LEFT JOIN
         return parse_function_call(c)
+    if (
+        word == "array"
+        and following.is_symbol("(")
+        and c.peek(2).kind is TokenKind.WORD
+        and (c.peek(2).value in _QUERY_START)
+    ):
+        c.advance()
+        subquery = _parenthesized(c)
+        assert isinstance(subquery, ast.Subquery)
+        return ast.ArraySubquery(subquery.query, Span(token.start, c.previous_end))
     if word == "array" and following.is_symbol("["):  # ARRAY[1, 2, 3]: the `array` function
         c.advance()
         c.advance()

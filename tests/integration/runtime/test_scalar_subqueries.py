@@ -1,7 +1,8 @@
 """A scalar subquery of a plain value, `(SELECT dname FROM dept WHERE dept.deptno =
 emp.deptno)`, correlated or not: the value of its one row, NULL where it has none,
 followed as the rows come and go; a second row fails the step, as in SQL (Calcite's
-SINGLE_VALUE, PostgreSQL's "more than one row returned by a subquery")."""
+SINGLE_VALUE, PostgreSQL's "more than one row returned by a subquery"). `ARRAY(SELECT
+...)`, correlated or not: the values of its rows, in its ORDER BY, empty for none."""
 
 import pytest
 from pyspark.sql import SparkSession
@@ -15,6 +16,9 @@ CREATE TABLE dept (deptno INT, dname VARCHAR);
 CREATE VIEW named AS SELECT name,
   (SELECT dname FROM dept WHERE dept.deptno = emp.deptno) AS dname FROM emp;
 CREATE VIEW ten AS SELECT name, (SELECT dname FROM dept WHERE deptno = 10) AS ten FROM emp;
+CREATE VIEW staff AS SELECT dname,
+  ARRAY(SELECT name FROM emp WHERE emp.deptno = dept.deptno ORDER BY name DESC) AS names FROM dept;
+CREATE VIEW everyone AS SELECT ARRAY(SELECT name FROM emp ORDER BY name) AS names;
 """
 EMPLOYEES = [
     {"empno": 1, "name": "a", "deptno": 10},
@@ -30,7 +34,9 @@ def test_the_value_of_the_one_row_follows_its_rows(spark: SparkSession) -> None:
         {"dept": [{"insert": {"deptno": 20, "dname": "ops"}}]},
         {"dept": [{"delete": SALES}]},
     ]
-    first, second, third = contents_after_steps(spark, PROGRAM, steps, order=lambda r: r["name"])
+    first, second, third = contents_after_steps(
+        spark, PROGRAM, steps, order=lambda r: str(r.get("name", r.get("dname")))
+    )
     assert first["named"] == [
         {"name": "a", "dname": "sales"},
         {"name": "b", "dname": None},  # no row: NULL
@@ -44,6 +50,13 @@ def test_the_value_of_the_one_row_follows_its_rows(spark: SparkSession) -> None:
         {"name": "c", "dname": None},
     ]
     assert third["ten"] == [{"name": n, "ten": None} for n in "abc"]
+    assert first["staff"] == [{"dname": "sales", "names": ["a"]}]
+    assert first["everyone"] == [{"names": ["a", "b", "c"]}]
+    assert second["staff"] == [
+        {"dname": "ops", "names": ["b"]},
+        {"dname": "sales", "names": ["a"]},
+    ]
+    assert third["staff"] == [{"dname": "ops", "names": ["b"]}]
 
 
 def test_a_second_row_fails_the_step(spark: SparkSession) -> None:

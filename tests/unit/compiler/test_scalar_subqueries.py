@@ -198,3 +198,39 @@ def test_a_grouped_select_may_not_correlate_a_subquery_on_other_columns(
     assert errors == [
         ("SQL214", f"Column '{column}' must appear in GROUP BY or be used in an aggregate function")
     ]
+
+
+def test_array_of_a_subquery_is_its_values_aggregated_and_empty_for_none() -> None:
+    query = _query(
+        "SELECT k, ARRAY(SELECT y FROM u WHERE u.k = t.k ORDER BY y DESC) AS ys, "
+        "ARRAY(SELECT y + 1 FROM u) AS all_ys FROM t"
+    )
+    ys, all_ys = query["exprs"][1:]
+    for value in (ys, all_ys):
+        assert (value["function"], value["type"]) == ("coalesce", "INTEGER ARRAY")
+        assert value["args"][1] == {
+            "kind": "call",
+            "function": "array",
+            "args": [],
+            "type": "INTEGER ARRAY",
+        }
+    [aggregate] = plan_nodes(query, "aggregate")[0]["aggregates"][:1]
+    assert aggregate["function"] == "array_agg"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT ARRAY(SELECT y, k FROM u) AS a FROM t",
+        "SELECT ARRAY(SELECT COUNT(*) FROM u) AS a FROM t",
+        "SELECT ARRAY(SELECT DISTINCT y FROM u) AS a FROM t",
+    ],
+)
+def test_array_of_a_subquery_of_other_than_one_plain_value_is_not_supported(sql: str) -> None:
+    assert errors_of(DDL + f"CREATE VIEW v AS {sql};") == [
+        (
+            "SQL401",
+            "Not supported yet: ARRAY(subquery) of other than one plain column or expression "
+            "(no aggregate, GROUP BY, DISTINCT or LIMIT)",
+        )
+    ]
