@@ -206,6 +206,7 @@ CANONICAL = {
     "len": "char_length",  # as Calcite's and Feldera's LEN
     "substr": "substring",
     "datediff": "timestampdiff",  # as Calcite (for PostgreSQL) and Feldera have it
+    "dateadd": "timestampadd",  # as Feldera has it (and Calcite for MS SQL Server)
 }
 
 # fmt: off

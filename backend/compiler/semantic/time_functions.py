@@ -59,8 +59,8 @@ SIZES = {"tumble": ("size",), "hop": ("slide", "size"), "session": ("gap",)}
 # A window's end: its start plus its size (the argument at that position).
 WINDOW_ENDS = {"tumble_end": ("tumble_start", 1), "hop_end": ("hop_start", 2)}
 # TIMESTAMPADD(unit, n, t) and TIMESTAMPDIFF(unit, t1, t2), as Calcite has them;
-# DATEDIFF is TIMESTAMPDIFF (functions.CANONICAL).
-TIMESTAMP_ARITHMETIC = ("timestampadd", "timestampdiff", "datediff")
+# DATEDIFF is TIMESTAMPDIFF and DATEADD TIMESTAMPADD (functions.CANONICAL).
+TIMESTAMP_ARITHMETIC = ("timestampadd", "timestampdiff", "datediff", "dateadd")
 ARITHMETIC_UNITS = (
     "microsecond", "millisecond", "second", "minute", "hour",
     "day", "week", "month", "quarter", "year",
@@ -276,6 +276,7 @@ def timestamp_arithmetic(
     clock). TIMESTAMPDIFF(unit, t1, t2): the whole units from t1 to t2, an INTEGER.
     None after reporting an error."""
     shown = name.upper()
+    name = CANONICAL.get(name, name)  # DATEADD, DATEDIFF: Feldera's other names
     times: tuple[types.TypeKind, ...] = (types.TypeKind.TIMESTAMP, types.TypeKind.DATE)
     values = args[1:] if name == "timestampadd" else args
     if unit in TIME_FLOOR_UNITS and all(a.type.kind is types.TypeKind.TIME for a in values):
@@ -301,5 +302,4 @@ def timestamp_arithmetic(
             message = f"{shown} expects TIMESTAMP or DATE values, found {arg.type}"
             found.append(error(Code.TYPE_MISMATCH, message, arg.span))
             return None
-    function = CANONICAL.get(name, name)
-    return plan.Call(function, (literal, first, second), types.INTEGER, nullable, span)
+    return plan.Call(name, (literal, first, second), types.INTEGER, nullable, span)

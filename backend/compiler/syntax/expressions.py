@@ -328,7 +328,7 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         return ast.NullLiteral(token.span)
     if word == "case":
         return _case(c)
-    if word == "cast" or (word in SAFE_CASTS and following.is_symbol("(")):
+    if word == "cast" or (word in (*SAFE_CASTS, "convert") and following.is_symbol("(")):
         return _cast(c)
     if word == "exists":
         c.advance()
@@ -460,10 +460,15 @@ SAFE_CASTS = ("safe_cast", "try_cast")
 
 
 def _cast(c: Cursor) -> ast.Cast:
+    """CAST(x AS type), SAFE_CAST / TRY_CAST(x AS type), and CONVERT(x, type) (Feldera's
+    other spelling of CAST)."""
     keyword = c.advance()
     c.expect_symbol("(")
     operand = parse_expr(c)
-    c.expect_word("as")
+    if keyword.value == "convert":
+        c.expect_symbol(",")
+    else:
+        c.expect_word("as")
     type_name = parse_type_name(c)
     c.expect_symbol(")")
     safe = keyword.value in SAFE_CASTS

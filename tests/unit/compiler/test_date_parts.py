@@ -142,13 +142,23 @@ def test_dayname_monthname_and_last_day_of_a_date_or_timestamp() -> None:
     ]
 
 
-def test_datediff_is_timestampdiff() -> None:
-    diff = compile_program(DDL + "CREATE VIEW v AS SELECT TIMESTAMPDIFF(DAY, d, ts) AS n FROM t;")
+@pytest.mark.parametrize(
+    ("other", "standard"),
+    [
+        ("DATEDIFF(DAY, d, ts)", "TIMESTAMPDIFF(DAY, d, ts)"),
+        ("DATEADD(HOUR, 2, ts)", "TIMESTAMPADD(HOUR, 2, ts)"),
+    ],
+)
+def test_datediff_and_dateadd_are_timestampdiff_and_timestampadd(other: str, standard: str) -> None:
+    diff = compile_program(DDL + f"CREATE VIEW v AS SELECT {standard} AS n FROM t;")
     [expected] = diff.to_json()["plan"]["views"]
-    result = compile_program(DDL + "CREATE VIEW v AS SELECT DATEDIFF(DAY, d, ts) AS n FROM t;")
+    result = compile_program(DDL + f"CREATE VIEW v AS SELECT {other} AS n FROM t;")
     assert not result.has_errors, result.diagnostics_json()
     [view] = result.to_json()["plan"]["views"]
     assert _without_spans(view["query"]) == _without_spans(expected["query"])
+
+
+def test_datediff_names_its_mistakes() -> None:
     errors = _errors("CREATE VIEW v AS SELECT DATEDIFF(FORTNIGHT, d, ts) FROM t;")
     assert len(errors) == 1 and errors[0][1].startswith("DATEDIFF expects a time unit"), errors
 

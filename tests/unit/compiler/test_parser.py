@@ -83,6 +83,7 @@ def shape(expr: ast.Expr) -> str:
         # PostgreSQL's cast shorthand binds tighter than any operator.
         ("-a::BIGINT * b", "((- CAST(a AS bigint)) * b)"),
         ("a::VARCHAR::INT", "CAST(CAST(a AS varchar) AS int)"),
+        ("CONVERT(a + b, BIGINT)", "CAST((a + b) AS bigint)"),
         ("(a + b)::DOUBLE || '1'::DATE", "(CAST((a + b) AS double) || CAST('1' AS date))"),
     ],
 )
