@@ -11,6 +11,7 @@ long `a + b + c ...` chain costs no recursion.
 from __future__ import annotations
 
 import decimal
+import re
 from dataclasses import replace
 from typing import Literal
 
@@ -308,6 +309,31 @@ def _primary(c: Cursor) -> ast.Expr:
     c.fail("an expression")
 
 
+_ESCAPE = re.compile(
+    r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))", re.DOTALL
+)
+_ESCAPED = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unescaped(text: str) -> str:
+    r"""An escape string's text with its backslash escapes replaced (Feldera's string.md):
+    \b \f \n \r \t, octal (\o to \ooo), hex (\xh, \xhh), \uxxxx and \Uxxxxxxxx; a
+    backslash before any other character is that character.
+
+    >>> _unescaped(r"a\tb \x41\101\u00e9 \q \\")
+    'a\tb AAé q \\'
+    """
+
+    def replaced(match: re.Match[str]) -> str:
+        octal, hexadecimal, short, long, other = match.groups()
+        if other is not None:
+            return _ESCAPED.get(other, other)
+        code = int(octal, 8) if octal else int(hexadecimal or short or long, 16)
+        return chr(code) if code <= 0x10FFFF else ""
+
+    return _ESCAPE.sub(replaced, text)
+
+
 def _binary_literal(c: Cursor, token: Token) -> ast.TypedLiteral:
     """`x'45F0AB'`, and a literal of parts: `x'AB' 'CD'` (strings after the first part)."""
     c.advance()
@@ -338,6 +364,10 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         return ast.Exists(query, Span(token.start, c.previous_end))
     if word == "x" and following.kind is TokenKind.STRING and following.start == token.end:
         return _binary_literal(c, token)
+    if word == "e" and following.kind is TokenKind.STRING and following.start == token.end:
+        c.advance()  # E'a\tb': a string with C-like backslash escapes (PostgreSQL's)
+        text = _unescaped(c.advance().value)
+        return ast.StringLiteral(text, Span(token.start, c.previous_end))
     if word in _TYPED_LITERALS and following.kind is TokenKind.STRING:
         c.advance()
         value = c.advance().value
@@ -607,12 +637,16 @@ def _null_treatment(c: Cursor) -> bool:
 
 
 def _substring(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast.Expr, ...]]:
-    """SUBSTRING(s FROM start [FOR length]), or the plain SUBSTRING(s, start[, length])."""
+    """SUBSTRING(s FROM start [FOR length]), SUBSTRING(s FOR length) (from 1), or the
+    plain SUBSTRING(s, start[, length])."""
     args = [parse_expr(c)]
     if c.accept_word("from"):
         args.append(parse_expr(c))
         if c.accept_word("for"):
             args.append(parse_expr(c))
+    elif c.at_word("for"):
+        one = ast.NumberLiteral("1", "integer", c.advance().span)
+        args.extend((one, parse_expr(c)))
     elif c.accept_symbol(","):
         args.extend(_arguments(c))
     return name, tuple(args)

@@ -113,6 +113,8 @@ def tokenize(
     ['select', 'Id', ',', "it's", '']
     >>> [(t.value, t.start) for t in tokenize("a; b", 2)[0]]
     [('b', 3), ('', 4)]
+    >>> [t.value for t in tokenize("'foo'\\n  'bar' 'baz'")[0]]
+    ['foobar', 'baz', '']
     """
     tokens: list[Token] = []
     diagnostics: list[Diagnostic] = []
@@ -129,7 +131,19 @@ def tokenize(
         elif kind == "number":
             append(Token(_number_kind(match), raw, raw, start, end))
         elif kind == "string":
-            append(_quoted_token(match, "string_end", TokenKind.STRING, diagnostics))
+            token = _quoted_token(match, "string_end", TokenKind.STRING, diagnostics)
+            previous = tokens[-1] if tokens else None
+            if (
+                token.kind is TokenKind.STRING
+                and previous is not None
+                and previous.kind is TokenKind.STRING
+                and "\n" in text[previous.end : token.start]
+            ):  # 'foo'<newline>'bar' is 'foobar', as SQL (and Feldera) have it
+                value = previous.value + token.value
+                merged = text[previous.start : token.end]
+                token = Token(TokenKind.STRING, value, merged, previous.start, token.end)
+                tokens.pop()
+            append(token)
         elif kind == "quoted":
             append(_quoted_token(match, "quoted_end", TokenKind.QUOTED, diagnostics))
         elif kind == "block_comment" and (len(raw) < 4 or not raw.endswith("*/")):

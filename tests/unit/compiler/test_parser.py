@@ -272,3 +272,24 @@ def test_deep_nesting_is_a_diagnostic_not_a_crash() -> None:
 def test_empty_statements_are_ignored() -> None:
     program, diagnostics = parse_text(";;  ; -- nothing\n;")
     assert program.statements == () and diagnostics == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("'foo'\n'bar'", "foobar"),  # strings apart only by a line break are one
+        ("'a' -- note\n  'b'\n'c'", "abc"),
+        ("E'tab\\there\\x41\\u00e9'", "tab\there" + "Aé"),
+        ("e'it''s \\\\'", "it's \\"),
+    ],
+)
+def test_string_literals_of_several_lines_and_escape_strings(text: str, value: str) -> None:
+    literal = parse_expr(text)
+    assert isinstance(literal, ast.StringLiteral) and literal.value == value
+
+
+def test_strings_apart_on_one_line_are_two_and_substring_may_give_only_for() -> None:
+    _, diagnostics = parse_text("SELECT 'foo' 'bar' AS x;")
+    assert [d.code for d in diagnostics] == [Code.UNEXPECTED_TOKEN]
+    call = parse_expr("SUBSTRING(s FOR 2)")
+    assert isinstance(call, ast.FunctionCall) and shape(call.args[1]) == "1"
