@@ -122,6 +122,9 @@ FORMS: dict[str, Callable[[list[Column]], Column]] = {
     "left": lambda a: _substring(a[0], F.lit(1), a[1]),
     "right": lambda a: _right(a[0], a[1]),
     "md5": lambda a: F.md5(F.unhex(a[0])),
+    "sha1": lambda a: F.sha1(F.unhex(a[0])),
+    "sha256": lambda a: F.sha2(F.unhex(a[0]), 256),
+    "sha512": lambda a: F.sha2(F.unhex(a[0]), 512),
 }
 FUNCTIONS: dict[str, Scalar] = {
     **{f"binary_{name}": _strict(function) for name, function in FORMS.items()},

@@ -654,6 +654,11 @@ SCALAR: dict[str, Scalar] = {
         "concat_ws", a[0], *(F.coalesce(v, F.lit("")) for v in a[1:])
     ),
     "md5": lambda a, r: F.md5(a[0]),
+    "sha1": lambda a, r: F.sha1(a[0]),
+    "sha256": lambda a, r: F.sha2(a[0], 256),
+    "sha512": lambda a, r: F.sha2(a[0], 512),
+    # From start to end; none when end is before start (Spark's own counts down).
+    "sequence": lambda a, r: F.when(a[1] < a[0], F.array()).otherwise(F.sequence(a[0], a[1])),
     "regexp_replace": lambda a, r: F.regexp_replace(a[0], a[1], a[2]),
     "rlike": lambda a, r: a[0].rlike(r[1]["value"]),  # a match anywhere (Java's find)
     "regexp_extract": _regexp_extract,

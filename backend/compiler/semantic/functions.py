@@ -83,6 +83,7 @@ ARRAY_FUNCTIONS: dict[str, Arity] = {
     "array_to_string": Arity(2, 3),
     "array_join": Arity(2, 3),
     "split": Arity(1, 2),
+    "sequence": Arity(2, 2),
 }
 # Maps (Feldera's): MAP[k, v, ...] (the `map` function), m[k] (ITEM: NULL where k is no
 # key), CARDINALITY (in ARRAY_FUNCTIONS) and these.
@@ -118,6 +119,7 @@ BYTES_FORMS: dict[str, tuple[SqlType, frozenset[int]]] = {  # result, integer ar
     "left": (types.VARBINARY, frozenset({1})),
     "right": (types.VARBINARY, frozenset({1})),
     "md5": (types.VARCHAR, frozenset()),
+    **dict.fromkeys(("sha1", "sha256", "sha512"), (types.VARCHAR, frozenset())),
 }
 
 SCALAR_FUNCTIONS: dict[str, Arity] = {
@@ -166,7 +168,7 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     **{name: Arity(2, 3) for name in ("lpad", "rpad")},
     "reverse": Arity(1, 1),
     "concat_ws": Arity(2, None),
-    "md5": Arity(1, 1),
+    **{name: Arity(1, 1) for name in ("md5", "sha1", "sha256", "sha512")},
     "regexp_replace": Arity(2, 3),
     "rlike": Arity(2, 2),
     # REGEXP_EXTRACT(s, pattern[, group]) (Flink's): the group (0, the whole match, by
@@ -226,7 +228,7 @@ NOT_YET_FUNCTIONS = frozenset((
     "now", "current_timestamp", "current_date",
     "current_time", "localtimestamp", "localtime", "snapshot",
     "search_key", "to_changelog", "from_changelog", "descriptor",
-    "split", "sha1", "sha256", "gunzip",
+    "split", "gunzip",
 ))
 # GROUPING(k, ...) (GROUPING_ID is the same, as in Calcite): which of the keys the
 # group's grouping set leaves out, as bits (semantic/grouping.py).
@@ -473,6 +475,16 @@ def _array_function(
         return _new_array(name, args, span, diagnostics)
     if name in ("item", "cardinality") and types.is_map(args[0].type):
         return _map_function(name, args, span, diagnostics)
+    if name == "sequence":  # SEQUENCE(start, end): the integers from start to end
+        common = _common_type(args, "SEQUENCE's start and end need a common type", diagnostics)
+        if common is None:
+            return None
+        if not (types.is_integer(common) or types.is_null(common)):
+            _mismatch(diagnostics, "SEQUENCE counts from one integer to another", args[0])
+            return None
+        nullable = any(arg.nullable for arg in args)
+        integers = types.array_of(types.INTEGER if types.is_null(common) else common)
+        return plan.Call(name, args, integers, nullable, span)
     if name == "split":  # SPLIT(s[, delimiter]): a VARCHAR ARRAY
         for text in args:
             if not _is_text(text.type):
@@ -872,7 +884,7 @@ _TYPED: dict[str, Typing] = {
         name: _strings(types.VARCHAR, frozenset({1}))
         for name in ("left", "right", "repeat", "lpad", "rpad")
     },
-    **{name: _strings(types.VARCHAR) for name in ("reverse", "md5")},
+    **{name: _strings(types.VARCHAR) for name in ("reverse", "md5", "sha1", "sha256", "sha512")},
     "regexp_replace": _regexp_replace,
     "rlike": _rlike,
     "regexp_extract": _regexp_extract,

@@ -2,6 +2,8 @@
 as the list of their numbers, every example of binary.md's table, grouping and MIN/MAX
 in byte order, and casts from text and to and from UUIDs."""
 
+import hashlib
+
 from pyspark.sql import SparkSession
 
 from tests.integration.runtime.replays import contents_after_steps
@@ -11,7 +13,7 @@ CREATE TABLE t (id INT, b VARBINARY, f BINARY(4));
 CREATE VIEW fns AS SELECT id, x'ab' || b AS joined, TO_HEX(b) AS hex, TO_INT(b) AS i,
   OCTET_LENGTH(b) AS n, POSITION(x'20' IN b) AS p, SUBSTRING(b, 3) AS s,
   SUBSTRING(b FROM 3 FOR 2) AS s2, OVERLAY(b PLACING x'0203' FROM 2 FOR 3) AS o,
-  LEFT(b, 2) AS l, RIGHT(b, 2) AS r, MD5(b) AS m, BIN2UTF8(b) AS u FROM t;
+  LEFT(b, 2) AS l, RIGHT(b, 2) AS r, MD5(b) AS m, BIN2UTF8(b) AS u, SHA256(b) AS sha FROM t;
 CREATE VIEW by_f AS SELECT f, COUNT(*) AS c, MIN(b) AS least_b, MAX(b) AS most_b FROM t GROUP BY f;
 CREATE VIEW casts AS SELECT id, CAST(b AS VARCHAR) AS txt, CAST('@A' AS VARBINARY) AS utf8,
   SAFE_CAST(b AS UUID) AS u, CAST(UUID '00000000-0000-0000-0000-0000000000ff' AS VARBINARY) AS ub
@@ -50,6 +52,7 @@ def test_every_example_of_binary_md_and_bytes_in_groups(spark: SparkSession) -> 
     assert fns[2]["s"] == _bytes("23")  # as SUBSTRING(x'123456', 3) => x'56'
     assert fns[4]["m"] == "a1cd1d1fc6491068d91007283ed84489"  # MD5(x'0123456789ABCDEF')
     assert fns[5]["u"] == "@A"  # BIN2UTF8(x'4041')
+    assert fns[5]["sha"] == hashlib.sha256(b"@A").hexdigest()
     assert (fns[6]["l"], fns[6]["r"]) == (_bytes("abcd"), _bytes("cdef"))  # LEFT, RIGHT
     assert fns[4]["u"] is None  # bytes that are no UTF-8
     assert fns[8]["i"] == 0x123E4567  # the first four bytes

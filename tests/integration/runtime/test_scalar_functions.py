@@ -2,6 +2,7 @@
 function's domain), and Feldera's where Calcite leaves a case undefined (CHR of no code
 point, OVERLAY from before the start, a floating division by zero)."""
 
+import hashlib
 import math
 
 from pyspark.sql import SparkSession
@@ -40,7 +41,9 @@ CREATE VIEW strings AS SELECT
     OVERLAY('abcdef' PLACING 'XY' FROM 2 FOR 2147483647) AS for_ever,
     OVERLAY(s PLACING 'x' FROM 2 FOR 1) AS code_points,
     OVERLAY('abc' PLACING ns FROM 1) AS placing_null,
-    OVERLAY('abc' PLACING 'x' FROM i FOR nk) AS for_null
+    OVERLAY('abc' PLACING 'x' FROM i FOR nk) AS for_null,
+    SHA1(e) AS sha1_empty, SHA256(e) AS sha256_empty, SHA512(ns) AS sha512_null,
+    SEQUENCE(k, 2) AS from_minus_1, SEQUENCE(2, k) AS backwards, SEQUENCE(nk, 2) AS sequence_null
 FROM t;
 """
 
@@ -118,6 +121,12 @@ def test_math_and_string_functions_at_their_edges(spark: SparkSession) -> None:
         "as_long_as_r": "abXYef",
         "from_0": "abc",
         "past_the_end": "abcXY",
+        "sha1_empty": hashlib.sha1(b"").hexdigest(),
+        "sha256_empty": hashlib.sha256(b"").hexdigest(),
+        "sha512_null": None,
+        "from_minus_1": [-1, 0, 1, 2],
+        "backwards": [],  # an end before the start: none (Spark's own counts down)
+        "sequence_null": None,
         "for_negative": "aXYbcdef",  # Spark's own takes a negative length as r's
         "for_ever": "aXY",
         "code_points": "éxx",  # the emoji is one character

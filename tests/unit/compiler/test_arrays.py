@@ -246,3 +246,19 @@ def test_left_join_unnest_on_true_and_unnest_of_several_arrays() -> None:
     assert "outer" not in unnest
     assert unnest["array"]["function"] == "arrays_zip"
     assert unnest["array"]["type"] == 'ROW("EXPR$0" INTEGER, "EXPR$1" VARCHAR ARRAY) ARRAY'
+
+
+def test_sequence_is_an_array_of_the_integers_from_start_to_end() -> None:
+    result = compile_program(
+        "CREATE TABLE t (a TINYINT, b BIGINT NOT NULL, d DOUBLE);\n"
+        "CREATE VIEW v AS SELECT SEQUENCE(1, 3) AS c, SEQUENCE(a, b) AS ab FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
+    assert [(c["type"], c["nullable"]) for c in view["columns"]] == [
+        ("INTEGER ARRAY", False),
+        ("BIGINT ARRAY", True),
+    ]
+    assert errors_of(
+        "CREATE TABLE t (d DOUBLE);\nCREATE VIEW v AS SELECT SEQUENCE(d, 2) AS s FROM t;"
+    ) == [("SQL206", "SEQUENCE counts from one integer to another, found DOUBLE")]
