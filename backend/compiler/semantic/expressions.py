@@ -148,21 +148,9 @@ def bind_expr(expr: ast.Expr, ctx: ExprContext, depth: int = 0) -> plan.Expr | N
             if operand is None:
                 return None
             return time_functions.extract(expr, operand, ctx.diagnostics)
-        case (
-            ast.Subquery()
-            | ast.ArraySubquery()
-            | ast.Exists()
-            | ast.InSubquery()
-            | ast.QuantifiedComparison()
-        ) if ctx.scalars and expr.span in ctx.scalars:
+        case _ if isinstance(expr, ast.QueryValue) and ctx.scalars and expr.span in ctx.scalars:
             return ctx.scalars[expr.span]
-        case (
-            ast.Subquery()
-            | ast.ArraySubquery()
-            | ast.Exists()
-            | ast.InSubquery()
-            | ast.QuantifiedComparison()
-        ) if ctx.function_body is not None:
+        case _ if isinstance(expr, ast.QueryValue) and ctx.function_body is not None:
             message = f"The body of {ctx.function_body.upper()} reads a query: a function's "
             ctx.report(Code.INVALID_FUNCTION, message + "body sees its parameters only", expr.span)
             return None

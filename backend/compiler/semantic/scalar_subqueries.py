@@ -45,18 +45,17 @@ Scalars = dict[Span, plan.Expr]  # a subquery's span -> its value, over the join
 
 # A subquery with a value in an expression: a scalar subquery, EXISTS, and x [NOT] IN
 # (SELECT ...), x op ANY | ALL (SELECT ...) (subqueries.compared_value).
-Valued = ast.Subquery | ast.ArraySubquery | ast.Exists | ast.InSubquery | ast.QuantifiedComparison
 
 
-def scalar_subqueries(exprs: list[ast.Expr | None]) -> list[Valued]:
+def scalar_subqueries(exprs: list[ast.Expr | None]) -> list[ast.QueryValue]:
     """The subqueries with a value written in `exprs` (not those inside other
     subqueries)."""
     return [node for expr in exprs if expr is not None for node in _subqueries(expr)]
 
 
-def _subqueries(expr: ast.Expr) -> Iterator[Valued]:
+def _subqueries(expr: ast.Expr) -> Iterator[ast.QueryValue]:
     for node in syntax_nodes(expr):
-        if isinstance(node, Valued):
+        if isinstance(node, ast.QueryValue):
             yield node
 
 
@@ -113,16 +112,8 @@ def _array_of(
 def _aggregated(array: ast.ArraySubquery) -> ast.Subquery | None:
     """`ARRAY(SELECT x FROM ... [ORDER BY k])` as the scalar subquery `(SELECT
     ARRAY_AGG(x [ORDER BY k]) FROM ...)`; None for a query not of that form."""
-    query, body = array.query, array.query.body
-    if not (
-        isinstance(body, ast.Select)
-        and not query.with_
-        and query.limit is None
-        and body.distinct is None
-        and body.group_by is None
-        and body.having is None
-        and not body.windows
-    ):
+    query, body = array.query, _plain_select(array.query)
+    if body is None:
         return None
     item = body.items[0] if len(body.items) == 1 else None
     if not isinstance(item, ast.ExprItem) or has_aggregates(item.expr):
@@ -138,8 +129,21 @@ def _aggregated(array: ast.ArraySubquery) -> ast.Subquery | None:
 def _counted(exists: ast.Exists) -> ast.Subquery | None:
     """`EXISTS (SELECT ... FROM ... WHERE ...)` as the count of its rows,
     `(SELECT COUNT(*) FROM ... WHERE ...)`; None for a query that is not of that form."""
-    query, body = exists.query, exists.query.body
-    if not (
+    query, body = exists.query, _plain_select(exists.query)
+    if body is None:
+        return None
+    count = ast.FunctionCall(
+        ast.Identifier("count", False, body.span), (), False, True, None, None, body.span
+    )
+    item = ast.ExprItem(count, None, body.span)
+    return ast.Subquery(replace(query, body=replace(body, items=(item,))), exists.span)
+
+
+def _plain_select(query: ast.Query) -> ast.Select | None:
+    """The query's SELECT when it has no WITH, LIMIT, DISTINCT, GROUP BY, HAVING or WINDOW:
+    rows of its FROM and WHERE, each as it is."""
+    body = query.body
+    plain = (
         isinstance(body, ast.Select)
         and not query.with_
         and query.limit is None
@@ -147,13 +151,8 @@ def _counted(exists: ast.Exists) -> ast.Subquery | None:
         and body.group_by is None
         and body.having is None
         and not body.windows
-    ):
-        return None
-    count = ast.FunctionCall(
-        ast.Identifier("count", False, body.span), (), False, True, None, None, body.span
     )
-    item = ast.ExprItem(count, None, body.span)
-    return ast.Subquery(replace(query, body=replace(body, items=(item,))), exists.span)
+    return body if plain and isinstance(body, ast.Select) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +168,7 @@ class JoinedScalars:
 
 
 def join_scalars(
-    subqueries: list[Valued],
+    subqueries: list[ast.QueryValue],
     source: plan.Rel,
     scope: Scope,
     env: Environment,
@@ -182,19 +181,16 @@ def join_scalars(
     outer: dict[Span, tuple[plan.Expr, ...]] = {}
     complete = True
     for written in subqueries:
-        if isinstance(written, ast.Exists):
-            exists = _exists(written, rel, scope, env, binders)
-            if exists is None:
+        if isinstance(written, ast.Exists | ast.ArraySubquery):  # an aggregate's value, then
+            made = (
+                _exists(written, rel, scope, env, binders)
+                if isinstance(written, ast.Exists)
+                else _array_of(written, rel, scope, env, binders)
+            )
+            if made is None:
                 complete = False
             else:
-                rel, scalars[written.span], outer[written.span] = exists
-            continue
-        if isinstance(written, ast.ArraySubquery):
-            arrayed = _array_of(written, rel, scope, env, binders)
-            if arrayed is None:
-                complete = False
-            else:
-                rel, scalars[written.span], outer[written.span] = arrayed
+                rel, scalars[written.span], outer[written.span] = made
             continue
         if isinstance(written, ast.InSubquery | ast.QuantifiedComparison):
             valued = compared_value(written, rel, scope, env, binders[0])

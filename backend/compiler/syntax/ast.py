@@ -427,6 +427,8 @@ Expr = (
     | IntervalOf
     | PeriodPredicate
 )
+# The expressions whose value a query gives (semantic/scalar_subqueries.py).
+QueryValue = Subquery | ArraySubquery | Exists | InSubquery | QuantifiedComparison
 
 # ---------------------------------------------------------------- queries
 
