@@ -21,6 +21,14 @@ describe('weir-sql keyword lists', () => {
     expect(monarchLanguage.ignoreCase).toBe(true);
   });
 
+  it("colours x'..' bytes and E'..' escape strings as strings, not as a name and a string", () => {
+    const root = monarchLanguage.tokenizer.root ?? [];
+    const prefix = root.find((rule) => Array.isArray(rule) && rule[1] === 'string' && rule[0] instanceof RegExp);
+    const pattern = (prefix as [RegExp, string])[0];
+    expect(["x'0A'", "E'a'", "e'b'"].map((text) => pattern.exec(text)?.[0])).toEqual(['x', 'E', 'e']);
+    expect(pattern.exec('max')).toBeNull();
+  });
+
   it('gives dialect words their own token class', () => {
     const root = monarchLanguage.tokenizer.root ?? [];
     expect(JSON.stringify(root)).toContain('"@dialectKeywords":"keyword.stream"');

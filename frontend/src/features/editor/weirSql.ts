@@ -107,6 +107,8 @@ export const monarchLanguage: languages.IMonarchLanguage = {
     root: [
       { include: '@comments' },
       [/\s+/, 'white'],
+      // x'0A1B' (bytes) and E'a\tb' (an escape string): a string with a letter before it
+      [/[xXeE](?=')/, 'string'],
       [
         /[a-zA-Z_][\w$]*/,
         {
