@@ -23,7 +23,7 @@ from backend.compiler.syntax import statements as stmt
 # Rows written out in full in a hint; the rest are counted.
 HINT_ROWS = 3
 
-JsonValue = str | int | float | bool | None
+JsonValue = str | int | float | bool | None | list[int]  # a list: bytes
 
 
 def bind_insert(insert: stmt.Insert, env: Environment) -> None:
@@ -107,6 +107,11 @@ def _literal(expr: ast.Expr) -> JsonValue | _NotLiteral:
         case ast.UnaryOp(op="-", operand=ast.NumberLiteral() as number):
             value = _literal(number)
             return -value if isinstance(value, int | float) else _NotLiteral()
+        case ast.TypedLiteral(type="binary", value=digits) if len(digits) % 2 == 0:
+            try:  # bytes: the list of their numbers
+                return list(bytes.fromhex(digits))
+            except ValueError:
+                return _NotLiteral()
         case ast.StringLiteral(value=value) | ast.TypedLiteral(value=value):
             return value
         case ast.BooleanLiteral(value=value):

@@ -305,6 +305,13 @@ def test_an_insert_statement_says_how_its_rows_get_in() -> None:
     )
 
 
+def test_an_insert_s_bytes_are_the_list_of_their_numbers_in_the_step_line() -> None:
+    program = "CREATE TABLE b (x VARBINARY);\nINSERT INTO b VALUES (x'AB01'), (x'');"
+    (diagnostic,) = compile_program(program).diagnostics
+    assert diagnostic.hint is not None
+    assert diagnostic.hint.endswith('{"b": [{"insert": {"x": [171, 1]}}, {"insert": {"x": []}}]}')
+
+
 def test_an_insert_of_parameters_or_into_an_unknown_table_hints_the_shape() -> None:
     (insert,) = compile_program(T + "INSERT INTO t (v, a) VALUES (?, -1)").diagnostics
     assert insert.hint is not None
