@@ -75,10 +75,14 @@ def _overlay(a: list[Column]) -> Column:
     ).otherwise(spliced)
 
 
-def _position(needle: Column, haystack: Column) -> Column:
-    """Where `needle` first starts in `haystack`, in bytes from 1 (0: nowhere; an empty
-    needle is at 1). The digits are searched with a comma after each byte, so that a
-    match starts on a byte, never between a byte's two digits."""
+def _position(needle: Column, haystack: Column, start: Column | None = None) -> Column:
+    """Where `needle` first starts in `haystack` (from byte `start`, when given), in bytes
+    from 1 (0: nowhere; an empty needle is at 1). The digits are searched with a comma
+    after each byte, so that a match starts on a byte, never between a byte's two
+    digits."""
+    if start is not None:  # in the bytes from start on (a start below 1 is 1)
+        found = _position(needle, _substring(haystack, start))
+        return F.when(found == 0, found).otherwise(found + F.greatest(start, F.lit(1)) - 1)
 
     def delimited(value: Column) -> Column:
         return F.concat(F.lit(","), F.regexp_replace(value, "(..)", "$1,"))
@@ -116,7 +120,7 @@ def _strict(function: Callable[[list[Column]], Column]) -> Scalar:
 FORMS: dict[str, Callable[[list[Column]], Column]] = {
     "concat": lambda a: F.concat(*a),
     "octet_length": lambda a: _octets(a[0]),
-    "position": lambda a: _position(a[0], a[1]),
+    "position": lambda a: _position(*a),
     "substring": lambda a: _substring(*a),
     "overlay": _overlay,
     "left": lambda a: _substring(a[0], F.lit(1), a[1]),

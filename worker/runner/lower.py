@@ -641,7 +641,7 @@ SCALAR: dict[str, Scalar] = {
     "log": lambda a, r: F.ln(a[0]) if len(a) == 1 else F.call_function("log", a[1], a[0]),
     "sign": lambda a, r: F.signum(a[0]),
     "replace": lambda a, r: F.replace(a[0], a[1], a[2]),
-    "position": lambda a, r: F.call_function("locate", a[0], a[1]),
+    "position": lambda a, r: F.call_function("locate", *a),  # from a start, when given
     # Spark's, as Calcite's: a count below 0 gives '' (LEFT, RIGHT, REPEAT, LPAD, RPAD).
     "left": lambda a, r: F.left(a[0], a[1]),
     "right": lambda a, r: F.right(a[0], a[1]),

@@ -113,7 +113,7 @@ BYTES_FUNCTIONS: dict[str, SqlType] = {
 BYTES_FORMS: dict[str, tuple[SqlType, frozenset[int]]] = {  # result, integer arguments
     "concat": (types.VARBINARY, frozenset()),
     "octet_length": (types.INTEGER, frozenset()),
-    "position": (types.INTEGER, frozenset()),
+    "position": (types.INTEGER, frozenset({2})),
     "substring": (types.VARBINARY, frozenset({1, 2})),
     "overlay": (types.VARBINARY, frozenset({2, 3})),
     "left": (types.VARBINARY, frozenset({1})),
@@ -163,7 +163,7 @@ SCALAR_FUNCTIONS: dict[str, Arity] = {
     "substr": Arity(2, 3),
     **{name: Arity(1, 2) for name in ("trim", "ltrim", "rtrim")},
     "replace": Arity(3, 3),
-    "position": Arity(2, 2),
+    "position": Arity(2, 3),  # POSITION(x IN y [FROM start])
     **{name: Arity(2, 2) for name in ("left", "right", "repeat")},
     **{name: Arity(2, 3) for name in ("lpad", "rpad")},
     "reverse": Arity(1, 1),
@@ -874,7 +874,7 @@ _TYPED: dict[str, Typing] = {
         name: _strings(types.INTEGER)
         for name in ("char_length", "character_length", "length", "len")
     },
-    "position": _strings(types.INTEGER),
+    "position": _strings(types.INTEGER, frozenset({2})),
     "initcap": _strings(types.VARCHAR),
     "initcap_spaces": _strings(types.VARCHAR),
     "substring": _strings(types.VARCHAR, frozenset({1, 2})),

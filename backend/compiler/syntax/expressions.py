@@ -665,11 +665,14 @@ def _overlay(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast
 
 
 def _position(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast.Expr, ...]]:
-    """POSITION(needle IN haystack): the needle binds tighter than IN."""
+    """POSITION(needle IN haystack [FROM start]): the needle binds tighter than IN."""
     needle = parse_expr(c, CONCAT)
     if not c.accept_symbol(","):
         c.expect_word("in")
-    return name, (needle, parse_expr(c))
+    haystack = parse_expr(c)
+    if c.accept_word("from") or c.accept_symbol(","):
+        return name, (needle, haystack, parse_expr(c))
+    return name, (needle, haystack)
 
 
 def _trim(c: Cursor, name: ast.Identifier) -> tuple[ast.Identifier, tuple[ast.Expr, ...]]:

@@ -11,7 +11,8 @@ from tests.integration.runtime.replays import contents_after_steps
 PROGRAM = """
 CREATE TABLE t (id INT, b VARBINARY, f BINARY(4));
 CREATE VIEW fns AS SELECT id, x'ab' || b AS joined, TO_HEX(b) AS hex, TO_INT(b) AS i,
-  OCTET_LENGTH(b) AS n, POSITION(x'20' IN b) AS p, SUBSTRING(b, 3) AS s,
+  OCTET_LENGTH(b) AS n, POSITION(x'20' IN b) AS p, POSITION(x'45' IN b FROM 2) AS p3,
+  SUBSTRING(b, 3) AS s,
   SUBSTRING(b FROM 3 FOR 2) AS s2, OVERLAY(b PLACING x'0203' FROM 2 FOR 3) AS o,
   LEFT(b, 2) AS l, RIGHT(b, 2) AS r, MD5(b) AS m, BIN2UTF8(b) AS u, SHA256(b) AS sha FROM t;
 CREATE VIEW by_f AS SELECT f, COUNT(*) AS c, MIN(b) AS least_b, MAX(b) AS most_b FROM t GROUP BY f;
@@ -47,6 +48,7 @@ def test_every_example_of_binary_md_and_bytes_in_groups(spark: SparkSession) -> 
     assert fns[1]["joined"] == _bytes("ab0abc")  # x'ab' || x'cd' => x'ABCD', on a column
     assert (fns[1]["hex"], fns[1]["i"], fns[1]["n"]) == ("0abc", 2748, 2)
     assert fns[2]["p"] == 2  # POSITION(x'20' IN x'102023')
+    assert (fns[4]["p3"], fns[8]["p3"], fns[2]["p3"]) == (3, 3, 0)  # x'45', from byte 2
     assert fns[3]["s2"] == _bytes("5678")  # SUBSTRING(x'1234567890' FROM 3 FOR 2)
     assert fns[3]["o"] == _bytes("12020390")  # OVERLAY(... PLACING x'0203' FROM 2 FOR 3)
     assert fns[2]["s"] == _bytes("23")  # as SUBSTRING(x'123456', 3) => x'56'

@@ -42,6 +42,7 @@ CREATE VIEW strings AS SELECT
     OVERLAY(s PLACING 'x' FROM 2 FOR 1) AS code_points,
     OVERLAY('abc' PLACING ns FROM 1) AS placing_null,
     OVERLAY('abc' PLACING 'x' FROM i FOR nk) AS for_null,
+    POSITION('b' IN 'abcb' FROM 3) AS position_from, POSITION('b' IN 'abcb' FROM 5) AS after,
     SHA1(e) AS sha1_empty, SHA256(e) AS sha256_empty, SHA512(ns) AS sha512_null,
     SEQUENCE(k, 2) AS from_minus_1, SEQUENCE(2, k) AS backwards, SEQUENCE(nk, 2) AS sequence_null
 FROM t;
@@ -121,6 +122,8 @@ def test_math_and_string_functions_at_their_edges(spark: SparkSession) -> None:
         "as_long_as_r": "abXYef",
         "from_0": "abc",
         "past_the_end": "abcXY",
+        "position_from": 4,
+        "after": 0,
         "sha1_empty": hashlib.sha1(b"").hexdigest(),
         "sha256_empty": hashlib.sha256(b"").hexdigest(),
         "sha512_null": None,

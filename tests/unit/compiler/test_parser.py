@@ -293,3 +293,5 @@ def test_strings_apart_on_one_line_are_two_and_substring_may_give_only_for() -> 
     assert [d.code for d in diagnostics] == [Code.UNEXPECTED_TOKEN]
     call = parse_expr("SUBSTRING(s FOR 2)")
     assert isinstance(call, ast.FunctionCall) and shape(call.args[1]) == "1"
+    position = parse_expr("POSITION('b' IN s FROM 3)")
+    assert isinstance(position, ast.FunctionCall) and len(position.args) == 3
