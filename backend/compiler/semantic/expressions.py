@@ -257,6 +257,20 @@ def _datetime_literal(kind: str, text: str, span: Span, ctx: ExprContext) -> pla
     return plan.Literal(value, sql_type, False, span)
 
 
+def _text_as_number(left: plan.Expr, right: plan.Expr) -> tuple[plan.Expr, plan.Expr]:
+    """Text in arithmetic with a number is cast to the number's type (to the widest
+    DECIMAL for a DECIMAL), as Calcite coerces it, after PostgreSQL: `deptno + '1'` adds
+    1; text that is no number fails the step, as its CAST does."""
+    for text, number in ((left, right), (right, left)):
+        if types.is_string(text.type) and types.is_numeric(number.type):
+            decimal = number.type.kind is types.TypeKind.DECIMAL
+            widest = types.decimal(types.MAX_DECIMAL_PRECISION, types.MAX_DECIMAL_PRECISION // 2)
+            target = widest if decimal else number.type
+            cast = plan.Cast(text, target, text.nullable, text.span)
+            return (cast, number) if text is left else (number, cast)
+    return left, right
+
+
 def _coerced_literals(
     left: plan.Expr, right: plan.Expr, ctx: ExprContext
 ) -> tuple[plan.Expr | None, plan.Expr | None]:
@@ -482,6 +496,7 @@ def _binary(expr: ast.BinaryOp, ctx: ExprContext, depth: int) -> plan.Expr | Non
             return None
         function = COMPARISONS[expr.op]
         return plan.Call(function, (left, right), types.BOOLEAN, nullable, expr.span)
+    left, right = _text_as_number(left, right)
     result = types.arithmetic_type(expr.op, left.type, right.type)
     if result is None:
         hint = None

@@ -50,7 +50,7 @@ CASES = [
     ("duplicate_view_column", T + "CREATE VIEW w AS SELECT a, «v AS a» FROM t", ["SQL205"]),
     ("where_not_boolean", T + "CREATE VIEW w AS SELECT a FROM t WHERE «a»", ["SQL206"]),
     ("compare_varchar_integer", T + "CREATE VIEW w AS SELECT «v = 1» AS x FROM t", ["SQL206"]),
-    ("arithmetic_on_varchar", T + "CREATE VIEW w AS SELECT «v * 2» AS x FROM t", ["SQL206"]),
+    ("arithmetic_on_varchars", T + "CREATE VIEW w AS SELECT «v * v» AS x FROM t", ["SQL206"]),
     ("not_on_integer", T + "CREATE VIEW w AS SELECT NOT «a» AS x FROM t", ["SQL206"]),
     ("in_list_item", T + "CREATE VIEW w AS SELECT a IN (1, «'x'») AS x FROM t", ["SQL206"]),
     ("bad_cast", T + "CREATE VIEW w AS SELECT «CAST(ts AS BOOLEAN)» AS x FROM t", ["SQL206"]),

@@ -233,3 +233,19 @@ def test_parse_functions_read_text_as_their_type_or_null() -> None:
         ),
         ("SQL206", "PARSE_TIME expects a VARCHAR as argument 2, found INTEGER"),
     ]
+
+
+def test_text_in_arithmetic_with_a_number_is_cast_to_the_number_s_type() -> None:
+    result = compile_program(
+        "CREATE TABLE t (i INT, d DECIMAL(6, 2), s VARCHAR);\n"
+        "CREATE VIEW v AS SELECT i + '1' AS a, s * d AS b, '2' - 1.5e0 AS c FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    exprs = result.to_json()["plan"]["views"][0]["query"]["exprs"]
+    assert exprs[0]["args"][1] == {
+        "kind": "cast",
+        "expr": {"kind": "literal", "value": "1", "type": "VARCHAR"},
+        "type": "INTEGER",
+    }
+    assert exprs[1]["args"][0]["type"] == "DECIMAL(38,19)"  # the widest DECIMAL
+    assert exprs[2]["args"][0]["type"] == "DOUBLE"
