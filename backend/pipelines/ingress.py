@@ -163,10 +163,15 @@ def _is_byte(value: Any) -> bool:
 def _of_length(length: dict[str, Any] | None, value: Any) -> Any:
     """A CHAR(n) or VARCHAR(n) column's value (`length`: its kind and n): a longer one
     is refused, unless what is past n is spaces, which are cut; a CHAR(n)'s shorter one
-    is padded with spaces to n (as the SQL standard and Feldera have it)."""
+    is padded with spaces to n (as the SQL standard and Feldera have it). The same for
+    BINARY(n) and VARBINARY(n) in bytes, a BINARY(n)'s padded with zero bytes."""
     if length is None:
         return value
     n = length["n"]
+    if length["kind"] in ("binary", "varbinary"):  # bytes: the list of their numbers
+        if len(value) > n:
+            raise BadValue(f"{len(value)} bytes are more than {length['kind'].upper()}({n})")
+        return value + [0] * (n - len(value)) if length["kind"] == "binary" else value
     if len(value) > n:
         if value[n:].strip(" "):
             raise BadValue(f"'{value}' is longer than {length['kind'].upper()}({n})")

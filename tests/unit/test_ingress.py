@@ -297,3 +297,25 @@ def test_a_varbinary_column_takes_the_list_of_its_bytes_in_json_and_in_csv() -> 
     for bad in ([256], [-1], [True], ["ab"], "abcd", 12):
         with pytest.raises(ApplicationError, match="'b': expected a list of byte values"):
             normalize_changes(table, [{"b": bad}])
+    # BINARY(n): padded with zero bytes to n; VARBINARY(n) as it is; more than n refused
+    sized = {
+        **table,
+        "columns": [
+            {
+                "name": "f",
+                "type": "VARBINARY",
+                "nullable": True,
+                "length": {"kind": "binary", "n": 3},
+            },
+            {
+                "name": "v",
+                "type": "VARBINARY",
+                "nullable": True,
+                "length": {"kind": "varbinary", "n": 2},
+            },
+        ],
+    }
+    [(_, row)] = normalize_changes(sized, [{"f": [7], "v": [1]}])
+    assert row == {"f": [7, 0, 0], "v": [1]}
+    with pytest.raises(ApplicationError, match="'v': 3 bytes are more than VARBINARY\\(2\\)"):
+        normalize_changes(sized, [{"f": [], "v": [1, 2, 3]}])

@@ -132,6 +132,8 @@ FORMS: dict[str, Callable[[list[Column]], Column]] = {
 }
 FUNCTIONS: dict[str, Scalar] = {
     **{f"binary_{name}": _strict(function) for name, function in FORMS.items()},
+    # CAST(x AS BINARY(n)): cut to n bytes, or padded with zero bytes to n
+    "binary_fixed": _strict(lambda a: F.rpad(a[0], (a[1] * 2).cast("int"), "0")),
     "to_hex": _strict(lambda a: a[0]),
     "to_int": _strict(lambda a: _to_int(a[0])),
     "bin2utf8": _strict(lambda a: _utf8(a[0])),

@@ -30,12 +30,12 @@ class AnnotatedColumnJson(TypedDict):
     lateness: ExprJson | None
     watermark: ExprJson | None
     waterline: bool
-    length: NotRequired[LengthJson]  # a table's CHAR(n) or VARCHAR(n) column
+    length: NotRequired[LengthJson]  # a table's CHAR(n), VARCHAR(n), BINARY(n), VARBINARY(n)
     default: NotRequired[int | float | str | bool | None]  # a table's DEFAULT value
 
 
 class LengthJson(TypedDict):
-    kind: str  # "char" (padded with spaces to n) | "varchar"
+    kind: str  # "char" (padded with spaces to n) | "varchar" | "binary" (zero bytes) | "varbinary"
     n: int
 
 

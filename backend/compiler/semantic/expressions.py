@@ -748,9 +748,12 @@ def _cast(expr: ast.Cast, ctx: ExprContext, depth: int) -> plan.Expr | None:
     length = fixed_length(expr.type)
     if length is None:
         return cast
-    # CHAR(n): cut or padded with spaces to n characters (RPAD does both); VARCHAR(n): cut.
+    # CHAR(n): cut or padded with spaces to n characters (RPAD does both); VARCHAR(n): cut;
+    # BINARY(n) and VARBINARY(n) the same in bytes, BINARY(n) padded with zero bytes.
     kind, n = length
-    function = "rpad" if kind == "char" else "left"
+    function = {"char": "rpad", "varchar": "left", "binary": "binary_fixed"}.get(
+        kind, "binary_left"
+    )
     size = plan.Literal(n, types.INTEGER, False, expr.span)
     return plan.Call(function, (cast, size), target, operand.nullable, expr.span)
 

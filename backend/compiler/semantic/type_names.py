@@ -187,13 +187,19 @@ def resolve_cast_type(
 
 
 def fixed_length(name: ast.TypeName) -> tuple[str, int] | None:
-    """("char", n) for CHAR(n), ("varchar", n) for VARCHAR(n) (and their other spellings);
-    None for other types and lengths not written. Both are VARCHAR in the plan: a CAST to
-    one cuts its value to n characters, and CHAR(n)'s pads it with spaces to n."""
-    if name.words not in _LENGTH_TYPES or len(name.params) != 1 or name.arrays:
+    """("char", n) for CHAR(n), ("varchar", n) for VARCHAR(n), ("binary", n) for BINARY(n)
+    and ("varbinary", n) for VARBINARY(n) (and their other spellings); None for other
+    types and lengths not written. They are VARCHAR or VARBINARY in the plan: a CAST to
+    one cuts its value to n characters (bytes), and CHAR(n)'s pads it with spaces to n,
+    BINARY(n)'s with zero bytes, as Feldera's."""
+    if len(name.params) != 1 or name.arrays:
         return None
-    fixed = name.words in (("char",), ("character",))
-    return ("char" if fixed else "varchar"), name.params[0]
+    if name.words in _LENGTH_TYPES:
+        fixed = name.words in (("char",), ("character",))
+        return ("char" if fixed else "varchar"), name.params[0]
+    if name.words in _BINARY_TYPES:
+        return ("binary" if name.words == ("binary",) else "varbinary"), name.params[0]
+    return None
 
 
 def _decimal(

@@ -9,7 +9,7 @@ from pyspark.sql import SparkSession
 from tests.integration.runtime.replays import contents_after_steps
 
 PROGRAM = """
-CREATE TABLE t (id INT, b VARBINARY, f BINARY(4));
+CREATE TABLE t (id INT, b VARBINARY, f VARBINARY(4));
 CREATE VIEW fns AS SELECT id, x'ab' || b AS joined, TO_HEX(b) AS hex, TO_INT(b) AS i,
   OCTET_LENGTH(b) AS n, POSITION(x'20' IN b) AS p, POSITION(x'45' IN b FROM 2) AS p3,
   SUBSTRING(b, 3) AS s,
@@ -17,7 +17,8 @@ CREATE VIEW fns AS SELECT id, x'ab' || b AS joined, TO_HEX(b) AS hex, TO_INT(b) 
   LEFT(b, 2) AS l, RIGHT(b, 2) AS r, MD5(b) AS m, BIN2UTF8(b) AS u, SHA256(b) AS sha FROM t;
 CREATE VIEW by_f AS SELECT f, COUNT(*) AS c, MIN(b) AS least_b, MAX(b) AS most_b FROM t GROUP BY f;
 CREATE VIEW casts AS SELECT id, CAST(b AS VARCHAR) AS txt, CAST('@A' AS VARBINARY) AS utf8,
-  SAFE_CAST(b AS UUID) AS u, CAST(UUID '00000000-0000-0000-0000-0000000000ff' AS VARBINARY) AS ub
+  SAFE_CAST(b AS UUID) AS u, CAST(UUID '00000000-0000-0000-0000-0000000000ff' AS VARBINARY) AS ub,
+  CAST(b AS BINARY(3)) AS fixed3, CAST(b AS VARBINARY(1)) AS cut1
   FROM t WHERE id IN (1, 8);
 """
 
@@ -76,12 +77,22 @@ def test_every_example_of_binary_md_and_bytes_in_groups(spark: SparkSession) -> 
     }
     assert after_delete["fns"] == [row for row in after_insert["fns"] if row["id"] != 2]
     assert after_insert["casts"] == [
-        {"id": 1, "txt": "0abc", "utf8": [64, 65], "u": None, "ub": [0] * 15 + [255]},
+        {
+            "id": 1,
+            "txt": "0abc",
+            "utf8": [64, 65],
+            "u": None,
+            "ub": [0] * 15 + [255],
+            "fixed3": [10, 188, 0],  # BINARY(n): padded with zero bytes
+            "cut1": [10],
+        },
         {
             "id": 8,
             "txt": "123e4567e89b12d3a456426655440000",
             "utf8": [64, 65],
             "u": "123e4567-e89b-12d3-a456-426655440000",
             "ub": [0] * 15 + [255],
+            "fixed3": [0x12, 0x3E, 0x45],  # cut to n bytes
+            "cut1": [0x12],
         },
     ]

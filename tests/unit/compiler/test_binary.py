@@ -44,6 +44,12 @@ def test_every_binary_type_name_is_varbinary() -> None:
     result = compile_program(DDL.replace("s VARCHAR", "s BYTEA"))
     [table] = result.to_json()["catalog"]["relations"]
     assert [c["type"] for c in table["columns"]] == ["VARBINARY"] * 4
+    assert [c.get("length") for c in result.to_json()["plan"]["inputs"][0]["columns"]] == [
+        None,
+        {"kind": "binary", "n": 4},  # zero bytes pad it at the ingress
+        {"kind": "varbinary", "n": 3},
+        None,
+    ]
 
 
 def test_the_string_functions_take_bytes_in_their_bytes_form() -> None:
