@@ -104,6 +104,51 @@ def _utf8(value: Column) -> Column:
     return F.when(F.is_valid_utf8(text), text)
 
 
+BITWISE: dict[str, Callable[[Column, Column], Column]] = {
+    "bit_and": lambda a, b: a.bitwiseAND(b),
+    "bit_or": lambda a, b: a.bitwiseOR(b),
+    "bit_xor": lambda a, b: a.bitwiseXOR(b),
+}
+
+
+def bit_aggregate(function: str, value: Column, weight: Column, distinct: bool) -> Column:
+    """BIT_AND, BIT_OR or BIT_XOR of a group's bytes (NULLs left out), byte by byte, as
+    Feldera's: NULL for no bytes; bytes of different lengths fail the step. A value's
+    copies change neither AND nor OR; for XOR one held an even number of times cancels
+    out (of the distinct values, each once), and all cancelled are zero bytes."""
+    if function == "bit_xor" and not distinct:
+        values = F.collect_list(F.when(weight % 2 == 1, value))
+    else:
+        values = F.collect_set(value)
+    sorted_values = F.array_sort(values)
+    first = F.element_at(sorted_values, 1)
+    rest = F.slice(sorted_values, 2, F.greatest(F.size(values), F.lit(1)))
+    folded = F.aggregate(rest, first, lambda acc, item: _bytewise(function, acc, item))
+    none_left = F.repeat(F.lit("0"), F.length(F.first(value, ignorenulls=True)))
+    return F.when(F.size(values) > 0, folded).otherwise(
+        none_left if function == "bit_xor" else F.lit(None).cast("string")
+    )
+
+
+def _bytewise(function: str, left: Column, right: Column) -> Column:
+    """Two byte strings of one length combined byte by byte."""
+
+    def byte(text: Column, at: Column) -> Column:
+        return F.conv(F.substring(text, at, F.lit(2)), 16, 10).cast("int")
+
+    def combined(at: Column) -> Column:
+        number = BITWISE[function](byte(left, at), byte(right, at))
+        return F.lpad(F.lower(F.hex(number)), 2, "0")
+
+    digits = F.transform(F.sequence(F.lit(1), F.length(left), F.lit(2)), combined)
+    unequal = F.raise_error(F.lit(f"{function.upper()} of bytes of different lengths."))
+    return (
+        F.when(F.length(left) != F.length(right), unequal.cast("string"))
+        .when(F.length(left) == 0, left)
+        .otherwise(F.array_join(digits, ""))
+    )
+
+
 def _strict(function: Callable[[list[Column]], Column]) -> Scalar:
     """NULL where any argument is NULL (Spark's GREATEST, in the positions, skips them)."""
 

@@ -27,6 +27,7 @@ from pyspark.sql.classic.dataframe import DataFrame as ClassicDataFrame
 from pyspark.sql.functions.builtin import _invoke_function
 from pyspark.sql.window import WindowSpec
 
+from worker.runner import byte_strings
 from worker.runner.lower import (
     INTEGRAL,
     WEIGHT,
@@ -529,10 +530,14 @@ def _aggregated(rows: DataFrame, rel: Mapping[str, Any], key_count: int) -> Data
             x = F.col(positional(arg_index))
             arg_index += 1
             present_weight = F.when(x.isNotNull(), weight).otherwise(F.lit(0))
-            integral = agg["args"][0]["type"] in INTEGRAL if agg["args"] else False
-            value = _aggregate_function(
-                function, x, weight, present_weight, agg["distinct"], integral
-            )
+            of_type = agg["args"][0]["type"] if agg["args"] else None
+            if of_type == "VARBINARY" and function in byte_strings.BITWISE:
+                value = byte_strings.bit_aggregate(function, x, weight, agg["distinct"])
+            else:
+                integral = of_type in INTEGRAL
+                value = _aggregate_function(
+                    function, x, weight, present_weight, agg["distinct"], integral
+                )
         outputs.append(_in_type(value, function, agg["type"]))
     grouped = rows.groupBy(*names(key_count)) if key_count else rows.groupBy()
     aliased = [v.alias(f"__a{i}") for i, v in enumerate(outputs)]

@@ -132,8 +132,8 @@ def aggregate_type(name: str, arg: SqlType | None) -> SqlType | None:
         return types.BIGINT
     if name in BOOLEAN_AGGREGATES:
         return arg if arg.kind is types.TypeKind.BOOLEAN else None
-    if name in BIT_AGGREGATES:
-        return arg if types.is_integer(arg) else None
+    if name in BIT_AGGREGATES:  # of integers, or of bytes byte by byte (Feldera's)
+        return arg if types.is_integer(arg) or types.is_binary(arg) else None
     if name in ("min", "max"):
         return None if types.is_null(arg) else arg
     if types.is_null(arg):

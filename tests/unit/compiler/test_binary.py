@@ -134,3 +134,13 @@ def test_casts_from_text_and_between_bytes_and_uuids() -> None:
 )
 def test_binary_mistakes(sql: str, error: tuple[str, str]) -> None:
     assert errors_of(DDL + f"CREATE VIEW v AS {sql};") == [error]
+
+
+def test_bit_aggregates_take_bytes_too() -> None:
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT BIT_AND(b) AS a, BIT_XOR(f) AS x FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
+    assert [c["type"] for c in view["columns"]] == ["VARBINARY", "VARBINARY"]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT BIT_OR(s) AS o FROM t;")[0][0] == "SQL206"
