@@ -91,39 +91,65 @@ def _array_of(
     binders: tuple[BindQuery, BindFrom],
 ) -> tuple[plan.Rel, plan.Expr, tuple[plan.Expr, ...]] | None:
     """`rel` joined with the values of `ARRAY(SELECT x ...)` aggregated into an ARRAY (an
-    empty one where the query has no row); the outer row's values it compares with."""
+    empty one where the query has no row); the outer row's values it compares with. Of
+    several columns, `ARRAY(SELECT a, b ...)`, it is an ARRAY of ROWs with their names."""
     aggregated = _aggregated(array)
     if aggregated is None:
         env.not_supported(
-            "ARRAY(subquery) of other than one plain column or expression (no aggregate, "
+            "ARRAY(subquery) of other than plain columns or expressions (no aggregate, "
             "GROUP BY, DISTINCT or LIMIT)",
             array.span,
         )
         return None
-    joined = join_scalars([aggregated], rel, scope, env, binders)
+    subquery, names = aggregated
+    joined = join_scalars([subquery], rel, scope, env, binders)
     if joined is None:
         return None
-    values = joined.values[aggregated.span]
+    values = joined.values[subquery.span]
+    element = values.type.element
+    if names and element is not None:  # the ROWs' fields named as the query's columns
+        fields = tuple(
+            types.RowField(name, field.type, field.nullable)
+            for name, field in zip(names, element.fields, strict=True)
+        )
+        named = types.array_of(types.row(fields))
+        values = plan.Cast(values, named, values.nullable, array.span)
     empty = plan.Call("array", (), values.type, False, array.span)
     value = plan.Call("coalesce", (values, empty), values.type, False, array.span)
-    return joined.rel, value, joined.outer.get(aggregated.span, ())
+    return joined.rel, value, joined.outer.get(subquery.span, ())
 
 
-def _aggregated(array: ast.ArraySubquery) -> ast.Subquery | None:
+def _aggregated(array: ast.ArraySubquery) -> tuple[ast.Subquery, tuple[str, ...]] | None:
     """`ARRAY(SELECT x FROM ... [ORDER BY k])` as the scalar subquery `(SELECT
-    ARRAY_AGG(x [ORDER BY k]) FROM ...)`; None for a query not of that form."""
+    ARRAY_AGG(x [ORDER BY k]) FROM ...)`, and of several columns `ARRAY_AGG((a, b))` with
+    the columns' names (none for one); None for a query not of that form."""
     query, body = array.query, _plain_select(array.query)
     if body is None:
         return None
-    item = body.items[0] if len(body.items) == 1 else None
-    if not isinstance(item, ast.ExprItem) or has_aggregates(item.expr):
+    items = [item for item in body.items if isinstance(item, ast.ExprItem)]
+    if len(items) < len(body.items) or any(has_aggregates(item.expr) for item in items):
         return None
-    name = ast.Identifier("array_agg", False, item.span)
-    args = (item.expr,)
-    aggregate = ast.FunctionCall(name, args, False, False, None, None, item.span, query.order_by)
-    body = replace(body, items=(replace(item, expr=aggregate),))
+    span = Span(items[0].span.start, items[-1].span.end)
+    names: tuple[str, ...] = ()
+    if len(items) == 1:
+        arg = items[0].expr
+    else:
+        arg = ast.RowConstructor(tuple(item.expr for item in items), span)
+        names = tuple(_column_name(item, index) for index, item in enumerate(items))
+    name = ast.Identifier("array_agg", False, span)
+    aggregate = ast.FunctionCall(name, (arg,), False, False, None, None, span, query.order_by)
+    body = replace(body, items=(ast.ExprItem(aggregate, None, span),))
     unordered = replace(query, body=body, order_by=(), order_by_span=None)
-    return ast.Subquery(unordered, array.span)
+    return ast.Subquery(unordered, array.span), names
+
+
+def _column_name(item: ast.ExprItem, index: int) -> str:
+    """A select item's name: its alias, or the column it is, or Calcite's EXPR$n."""
+    if item.alias is not None:
+        return item.alias.value
+    if isinstance(item.expr, ast.ColumnRef):
+        return item.expr.parts[-1].value
+    return f"EXPR${index}"
 
 
 def _counted(exists: ast.Exists) -> ast.Subquery | None:

@@ -2,7 +2,8 @@
 emp.deptno)`, correlated or not: the value of its one row, NULL where it has none,
 followed as the rows come and go; a second row fails the step, as in SQL (Calcite's
 SINGLE_VALUE, PostgreSQL's "more than one row returned by a subquery"). `ARRAY(SELECT
-...)`, correlated or not: the values of its rows, in its ORDER BY, empty for none."""
+...)`, correlated or not: the values of its rows, in its ORDER BY, empty for none (of
+several columns, ROWs named as them)."""
 
 import pytest
 from pyspark.sql import SparkSession
@@ -19,6 +20,8 @@ CREATE VIEW ten AS SELECT name, (SELECT dname FROM dept WHERE deptno = 10) AS te
 CREATE VIEW staff AS SELECT dname,
   ARRAY(SELECT name FROM emp WHERE emp.deptno = dept.deptno ORDER BY name DESC) AS names FROM dept;
 CREATE VIEW everyone AS SELECT ARRAY(SELECT name FROM emp ORDER BY name) AS names;
+CREATE VIEW members AS SELECT dname,
+  ARRAY(SELECT empno, name FROM emp WHERE emp.deptno = dept.deptno) AS members FROM dept;
 """
 EMPLOYEES = [
     {"empno": 1, "name": "a", "deptno": 10},
@@ -52,6 +55,7 @@ def test_the_value_of_the_one_row_follows_its_rows(spark: SparkSession) -> None:
     assert third["ten"] == [{"name": n, "ten": None} for n in "abc"]
     assert first["staff"] == [{"dname": "sales", "names": ["a"]}]
     assert first["everyone"] == [{"names": ["a", "b", "c"]}]
+    assert first["members"] == [{"dname": "sales", "members": [{"empno": 1, "name": "a"}]}]
     assert second["staff"] == [
         {"dname": "ops", "names": ["b"]},
         {"dname": "sales", "names": ["a"]},

@@ -221,16 +221,25 @@ def test_array_of_a_subquery_is_its_values_aggregated_and_empty_for_none() -> No
 @pytest.mark.parametrize(
     "sql",
     [
-        "SELECT ARRAY(SELECT y, k FROM u) AS a FROM t",
         "SELECT ARRAY(SELECT COUNT(*) FROM u) AS a FROM t",
         "SELECT ARRAY(SELECT DISTINCT y FROM u) AS a FROM t",
+        "SELECT ARRAY(SELECT * FROM u) AS a FROM t",
     ],
 )
-def test_array_of_a_subquery_of_other_than_one_plain_value_is_not_supported(sql: str) -> None:
+def test_array_of_a_subquery_of_other_than_plain_values_is_not_supported(sql: str) -> None:
     assert errors_of(DDL + f"CREATE VIEW v AS {sql};") == [
         (
             "SQL401",
-            "Not supported yet: ARRAY(subquery) of other than one plain column or expression "
+            "Not supported yet: ARRAY(subquery) of other than plain columns or expressions "
             "(no aggregate, GROUP BY, DISTINCT or LIMIT)",
         )
     ]
+
+
+def test_array_of_a_subquery_of_several_columns_is_an_array_of_rows_named_as_them() -> None:
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT ARRAY(SELECT y, k AS key, y + 1 FROM u) AS a FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = [r for r in result.to_json()["catalog"]["relations"] if r["name"] == "v"]
+    assert view["columns"][0]["type"] == 'ROW(y INTEGER, key INTEGER, "EXPR$2" INTEGER) ARRAY'
