@@ -845,9 +845,9 @@ def parse_type_name(c: Cursor) -> ast.TypeName:
         c.expect_symbol(">")
     elif first == "row" and c.at_symbol("(") and is_identifier(c.peek()):
         c.advance()  # ROW(a INT, b VARCHAR NULL)
-        fields.append(_field_decl(c))
+        fields.append(field_decl(c))
         while c.accept_symbol(","):
-            fields.append(_field_decl(c))
+            fields.append(field_decl(c))
         c.expect_symbol(")")
     elif c.accept_symbol("("):
         params.append(c.expect_integer("a type parameter (an integer)"))
@@ -866,11 +866,14 @@ def parse_type_name(c: Cursor) -> ast.TypeName:
     return ast.TypeName(tuple(words), tuple(params), span, arrays, tuple(fields), map_types)
 
 
-def _field_decl(c: Cursor) -> ast.FieldDecl:
-    """`name TYPE [NULL | NOT NULL]`, a field of a ROW type."""
+def field_decl(c: Cursor, nullable: bool = False) -> ast.FieldDecl:
+    """`name TYPE [NULL | NOT NULL]`: a field of a ROW type, NOT NULL unless it says NULL
+    (Feldera's), or with `nullable` a CREATE TYPE's, nullable unless NOT NULL."""
     name = c.expect_identifier("a field name")
     type_name = parse_type_name(c)
-    nullable = c.accept_word("null") is not None
-    if not nullable and c.accept_word("not"):
+    if c.accept_word("null"):
+        nullable = True
+    elif c.accept_word("not"):
         c.expect_word("null")
+        nullable = False
     return ast.FieldDecl(name, type_name, nullable)

@@ -365,23 +365,13 @@ def _create_type(c: Cursor, start: int) -> stmt.CreateType:
     if not c.at_symbol("("):
         return stmt.CreateType(name, expr_parser.parse_type_name(c), Span(start, c.previous_end))
     fields_start = c.advance().start
-    fields = [_type_field(c)]
+    fields = [expr_parser.field_decl(c, nullable=True)]
     while c.accept_symbol(","):
-        fields.append(_type_field(c))
+        fields.append(expr_parser.field_decl(c, nullable=True))
     c.expect_symbol(")")
     span = Span(fields_start, c.previous_end)
     row = ast.TypeName(("row",), (), span, fields=tuple(fields))
     return stmt.CreateType(name, row, Span(start, c.previous_end))
-
-
-def _type_field(c: Cursor) -> ast.FieldDecl:
-    """`name TYPE [NULL | NOT NULL]`, a field of a CREATE TYPE: nullable unless NOT NULL."""
-    name = c.expect_identifier("a field name")
-    type_name = expr_parser.parse_type_name(c)
-    not_null = c.accept_words("not", "null") is not None
-    if not not_null:
-        c.accept_word("null")
-    return ast.FieldDecl(name, type_name, not not_null)
 
 
 def _insert(c: Cursor) -> stmt.Insert:
