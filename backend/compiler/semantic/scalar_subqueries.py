@@ -136,8 +136,7 @@ def _aggregated(array: ast.ArraySubquery) -> tuple[ast.Subquery, tuple[str, ...]
     else:
         arg = ast.RowConstructor(tuple(item.expr for item in items), span)
         names = tuple(_column_name(item, index) for index, item in enumerate(items))
-    name = ast.Identifier("array_agg", False, span)
-    aggregate = ast.FunctionCall(name, (arg,), False, False, None, None, span, query.order_by)
+    aggregate = _call("array_agg", (arg,), span, order_by=query.order_by)
     body = replace(body, items=(ast.ExprItem(aggregate, None, span),))
     unordered = replace(query, body=body, order_by=(), order_by_span=None)
     return ast.Subquery(unordered, array.span), names
@@ -158,11 +157,20 @@ def _counted(exists: ast.Exists) -> ast.Subquery | None:
     query, body = exists.query, _plain_select(exists.query)
     if body is None:
         return None
-    count = ast.FunctionCall(
-        ast.Identifier("count", False, body.span), (), False, True, None, None, body.span
-    )
-    item = ast.ExprItem(count, None, body.span)
+    item = ast.ExprItem(_call("count", (), body.span, star=True), None, body.span)
     return ast.Subquery(replace(query, body=replace(body, items=(item,))), exists.span)
+
+
+def _call(
+    name: str,
+    args: tuple[ast.Expr, ...],
+    span: Span,
+    star: bool = False,
+    order_by: tuple[ast.OrderItem, ...] = (),
+) -> ast.FunctionCall:
+    """A call a subquery is rewritten with (`COUNT(*)`, `ARRAY_AGG(x ORDER BY k)`, ...)."""
+    identifier = ast.Identifier(name, False, span)
+    return ast.FunctionCall(identifier, args, False, star, None, None, span, order_by)
 
 
 def _plain_select(query: ast.Query) -> ast.Select | None:
@@ -510,13 +518,7 @@ def _single_valued(subquery: ast.Subquery) -> ast.Subquery | None:
     if not plain or not isinstance(item, ast.ExprItem) or has_aggregates(item.expr):
         return None
     span = item.expr.span
-
-    def call(name: str, arg: ast.Expr) -> ast.FunctionCall:
-        return ast.FunctionCall(
-            ast.Identifier(name, False, span), (arg,), False, False, None, None, span
-        )
-
-    one = replace(item, expr=call("element", call("array_agg", item.expr)))
+    one = replace(item, expr=_call("element", (_call("array_agg", (item.expr,), span),), span))
     body = replace(body, items=(one,), windows=(), qualify=None)
     return replace(subquery, query=replace(query, body=body, order_by=(), order_by_span=None))
 
