@@ -9,13 +9,10 @@ A view publishes them as Feldera's JSON does, a list of the bytes' numbers
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
-
-Scalar = Callable[[list[Column], list[Mapping[str, Any]]], Column]
 
 
 def shown(value: Column) -> Column:
@@ -149,19 +146,9 @@ def _bytewise(function: str, left: Column, right: Column) -> Column:
     )
 
 
-def _strict(function: Callable[[list[Column]], Column]) -> Scalar:
-    """NULL where any argument is NULL (Spark's GREATEST, in the positions, skips them)."""
-
-    def call(args: list[Column], raw: Sequence[Mapping[str, Any]]) -> Column:
-        present = args[0].isNotNull()
-        for arg in args[1:]:
-            present = present & arg.isNotNull()
-        return F.when(present, function(args))
-
-    return call
-
-
 # The string functions' forms for bytes (functions.BYTES_FORMS), each `binary_<name>`.
+# Each is NULL where an argument is (lower.py: Spark's GREATEST in the positions would
+# skip a NULL).
 FORMS: dict[str, Callable[[list[Column]], Column]] = {
     "concat": lambda a: F.concat(*a),
     "octet_length": lambda a: _octets(a[0]),
@@ -175,11 +162,11 @@ FORMS: dict[str, Callable[[list[Column]], Column]] = {
     "sha256": lambda a: F.sha2(F.unhex(a[0]), 256),
     "sha512": lambda a: F.sha2(F.unhex(a[0]), 512),
 }
-FUNCTIONS: dict[str, Scalar] = {
-    **{f"binary_{name}": _strict(function) for name, function in FORMS.items()},
+FUNCTIONS: dict[str, Callable[[list[Column]], Column]] = {
+    **{f"binary_{name}": function for name, function in FORMS.items()},
     # CAST(x AS BINARY(n)): cut to n bytes, or padded with zero bytes to n
-    "binary_fixed": _strict(lambda a: F.rpad(a[0], (a[1] * 2).cast("int"), "0")),
-    "to_hex": _strict(lambda a: a[0]),
-    "to_int": _strict(lambda a: _to_int(a[0])),
-    "bin2utf8": _strict(lambda a: _utf8(a[0])),
+    "binary_fixed": lambda a: F.rpad(a[0], (a[1] * 2).cast("int"), "0"),
+    "to_hex": lambda a: a[0],
+    "to_int": lambda a: _to_int(a[0]),
+    "bin2utf8": lambda a: _utf8(a[0]),
 }

@@ -580,8 +580,13 @@ def _array_to_string(a: list[Column], raw: list[Mapping[str, Any]]) -> Column:
     return F.when(a[2].isNull(), joined).otherwise(F.call_function("array_join", *a))
 
 
+def _of_bytes(function: Callable[[list[Column]], Column]) -> Scalar:
+    """A function of bytes (byte_strings.py), NULL where an argument is."""
+    return lambda a, r: _unless_a_null(a, function(a))
+
+
 SCALAR: dict[str, Scalar] = {
-    **byte_strings.FUNCTIONS,
+    **{name: _of_bytes(function) for name, function in byte_strings.FUNCTIONS.items()},
     "tumble_start": _tumble_start,
     "tumble_end": _tumble_end,
     "floor_time": _floor_time,
