@@ -497,7 +497,33 @@ class Join:
     match_condition: Expr | None = None
 
 
-FromItem = TableRef | DerivedTable | TableFunction | Join
+@dataclass(frozen=True, slots=True)
+class PivotValue:
+    """One value of PIVOT's IN list: `'CLERK' AS c` or `('CLERK', 10) AS c10`."""
+
+    exprs: tuple[Expr, ...]  # one per FOR column
+    name: str  # its alias, or its text as written (`'CLERK'`, `'CLERK'_10`)
+    written: str  # its text, for messages: `('CLERK', 10)`
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Pivot:
+    """`source PIVOT (SUM(sal) AS ss, ... FOR job IN ('CLERK' AS c, ...))` (Calcite's,
+    Feldera's): one row per group of the source's other columns, with a column for each
+    value and measure, the measure over the group's rows whose FOR columns equal it."""
+
+    source: FromItem
+    measures: tuple[ExprItem, ...]  # aggregate calls, each with its alias or none
+    axes: tuple[ColumnRef, ...]  # the FOR columns
+    values: tuple[PivotValue, ...]
+    alias: Identifier | None
+    column_aliases: tuple[Identifier, ...]
+    keyword_span: Span  # `PIVOT`
+    span: Span
+
+
+FromItem = TableRef | DerivedTable | TableFunction | Join | Pivot
 
 
 @dataclass(frozen=True, slots=True)

@@ -443,6 +443,9 @@ def _table_primary(c: Cursor) -> ast.FromItem:
             c.advance()
             query = parse_query(c)
             c.expect_symbol(")")
+            if _at_pivot(c):
+                derived = ast.DerivedTable(query, lateral, None, (), Span(start, c.previous_end))
+                return _pivot(c, derived, start)
             alias, columns = _correlation(c)
             return ast.DerivedTable(query, lateral, alias, columns, Span(start, c.previous_end))
         c.advance()
@@ -461,8 +464,116 @@ def _table_primary(c: Cursor) -> ast.FromItem:
     as_of = None
     if c.accept_words("for", "system_time", "as", "of"):
         as_of = expr_parser.parse_expr(c)
+    if _at_pivot(c):
+        table = ast.TableRef(name, None, (), over, as_of, Span(start, c.previous_end))
+        return _pivot(c, table, start)
     alias, columns = _correlation(c)
     return ast.TableRef(name, alias, columns, over, as_of, Span(start, c.previous_end))
+
+
+def _at_pivot(c: Cursor) -> bool:
+    """At `PIVOT (agg(...` (not an alias named pivot with its column list)."""
+    return (
+        c.at_word("pivot")
+        and c.peek().is_symbol("(")
+        and c.peek(2).kind in (TokenKind.WORD, TokenKind.QUOTED)
+        and c.peek(3).is_symbol("(")
+    )
+
+
+def _pivot(c: Cursor, source: ast.FromItem, start: int) -> ast.FromItem:
+    """`source PIVOT (agg(x) [AS a], ... FOR col | (col, ...) IN (value [AS v], ...))`,
+    as often as written (a PIVOT of a PIVOT), then the alias of the last."""
+    while _at_pivot(c):
+        keyword_span = c.advance().span
+        c.expect_symbol("(")
+        measures = [_select_item(c)]
+        while c.accept_symbol(","):
+            measures.append(_select_item(c))
+        c.expect_word("for")
+        if c.accept_symbol("("):
+            axes = [expr_parser.parse_column_ref(c)]
+            while c.accept_symbol(","):
+                axes.append(expr_parser.parse_column_ref(c))
+            c.expect_symbol(")")
+        else:
+            axes = [expr_parser.parse_column_ref(c)]
+        c.expect_word("in")
+        c.expect_symbol("(")
+        values = []
+        if not c.at_symbol(")"):
+            values.append(_pivot_value(c))
+            while c.accept_symbol(","):
+                values.append(_pivot_value(c))
+        c.expect_symbol(")")
+        c.expect_symbol(")")
+        span = Span(start, c.previous_end)
+        items = tuple(item for item in measures if isinstance(item, ast.ExprItem))
+        if len(items) != len(measures):
+            c.report("Expected an aggregate call, not *, in PIVOT", span)
+            raise ParseAbort
+        source = ast.Pivot(source, items, tuple(axes), tuple(values), None, (), keyword_span, span)
+    alias, columns = _correlation(c)
+    assert isinstance(source, ast.Pivot)
+    return ast.Pivot(
+        source.source,
+        source.measures,
+        source.axes,
+        source.values,
+        alias,
+        columns,
+        source.keyword_span,
+        Span(start, c.previous_end),
+    )
+
+
+def _pivot_value(c: Cursor) -> ast.PivotValue:
+    """`expr [AS name]` or `(expr, ...) [AS name]`: without a name, the value is named by
+    its text as written (its parts joined by `_`), as Calcite names it."""
+    start, first_token = c.current.start, c.pos
+    tuple_ = c.at_symbol("(") and _pivot_tuple(c)
+    if tuple_:
+        c.advance()
+    exprs, texts = [], []
+    while True:
+        first = c.pos
+        exprs.append(expr_parser.parse_expr(c))
+        texts.append(_written(c.tokens[first : c.pos]))
+        if not (tuple_ and c.accept_symbol(",")):
+            break
+    if tuple_:
+        c.expect_symbol(")")
+    written = _written(c.tokens[first_token : c.pos])
+    alias = _alias(c)
+    name = alias.value if alias is not None else "_".join(texts)
+    return ast.PivotValue(tuple(exprs), name, written, Span(start, c.previous_end))
+
+
+def _pivot_tuple(c: Cursor) -> bool:
+    """Whether the `(` at the cursor opens a tuple of values: a comma at its depth."""
+    depth = 0
+    for token in c.tokens[c.pos :]:
+        if token.is_symbol("("):
+            depth += 1
+        elif token.is_symbol(")"):
+            depth -= 1
+            if depth == 0:
+                return False
+        elif depth == 1 and token.is_symbol(","):
+            return True
+        if token.kind is TokenKind.EOF:
+            return False
+    return False
+
+
+def _written(tokens: tuple[Token, ...]) -> str:
+    """The text of `tokens`, one space wherever the source had space between two."""
+    text = ""
+    for before, token in zip((None, *tokens), tokens, strict=False):
+        if before is not None and token.start > before.end:
+            text += " "
+        text += token.text
+    return text
 
 
 def _parenthesized_set_operation(c: Cursor) -> bool:
