@@ -18,8 +18,10 @@ from backend.compiler.semantic.catalog import Relation
 from backend.compiler.semantic.correlation import Pending
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
+from backend.compiler.semantic.lateral import PendingLateral, bind_lateral
 from backend.compiler.semantic.pivots import bind_pivot
 from backend.compiler.semantic.scope import Scope, ScopeEntry, resolve_column
+from backend.compiler.semantic.subqueries import BindFrom
 from backend.compiler.semantic.table_functions import BindQuery, bind_table_function
 from backend.compiler.semantic.temporal import (
     TEMPORAL_FUNCTIONS,
@@ -57,6 +59,10 @@ class From:
         return sum(entry.width for entry in self.entries)
 
 
+# A bound FROM item: a relation, or a correlated item to join to the items left of it.
+Side = plan.Rel | Pending | PendingUnnest | PendingLateral
+PENDING = (Pending, PendingUnnest, PendingLateral)
+
 # Joins nest (left-deep) in the plan and in binding: beyond this many in one
 # FROM clause the statement is reported as too deep (SQL105).
 MAX_JOINS = 100
@@ -85,7 +91,7 @@ def bind_from(
         complete = complete and item_rel is not None
         if position == 0 or rel is None or item_rel is None:
             rel = None
-            if position == 0 and not isinstance(item_rel, Pending | PendingUnnest):
+            if position == 0 and not isinstance(item_rel, PENDING):
                 rel = item_rel
             continue
         columns = rel.columns + item_rel.columns
@@ -114,20 +120,24 @@ def _bind_item(
     bind_query: BindQuery,
     left: Scope | None = None,
     windowed: bool = False,
-) -> plan.Rel | Pending | PendingUnnest | None:
+) -> Side | None:
     """`windowed`: the item is a side of a windowed join, which binds its OVER."""
     match item:
         case ast.TableRef():
             return _bind_table_ref(item, env, bound, left, windowed)
         case ast.DerivedTable():
-            if item.lateral:
-                env.not_supported("LATERAL subqueries in FROM", item.span)
-            inner = bind_query(item.query, env)
-            rel = None if inner is None else _renamed(inner[0], item.column_aliases, env)
+            derived: Side | None
+            if item.lateral and left is not None:
+                derived = bind_lateral(item, left, env, bind_query, _inner_from(bind_query))
+            else:
+                inner = bind_query(item.query, env)
+                derived = None if inner is None else inner[0]
+            if derived is not None:
+                derived = _renamed_side(derived, item.column_aliases, env)
             alias = item.alias or ast.Identifier("", False, item.span)
-            columns = rel.columns if rel else None
+            columns = derived.columns if derived else None
             add_entry(env, bound, alias, f"subquery '{alias.value}'", columns)
-            return None if item.lateral else rel
+            return derived
         case ast.TableFunction():
             return _bind_function_item(item, env, bound, bind_query, left)
         case ast.Join():
@@ -142,6 +152,31 @@ def _bind_item(
             return rel
 
 
+def _inner_from(bind_query: BindQuery) -> BindFrom:
+    def bind_inner(
+        items: tuple[ast.FromItem, ...], env: Environment
+    ) -> tuple[Scope, plan.Rel | None]:
+        inner = bind_from(items, env, bind_query)
+        return inner.scope, inner.source
+
+    return bind_inner
+
+
+def _renamed_side(side: Side, aliases: tuple[ast.Identifier, ...], env: Environment) -> Side | None:
+    """`_renamed`, where a LATERAL subquery's keys keep their names."""
+    if not isinstance(side, PendingLateral):
+        return _renamed(side, aliases, env) if isinstance(side, plan.Rel) else side
+    if not aliases:
+        return side
+    if len(aliases) != len(side.columns):
+        _report_column_count(aliases, side.columns, env)
+        return None
+    keys = side.rows.columns[len(side.columns) :]
+    names = (*aliases, *(ast.Identifier(key.name, True, side.span) for key in keys))
+    rows = _renamed(side.rows, names, env)
+    return None if rows is None else replace(side, rows=rows)
+
+
 def _renamed(
     rel: plan.Rel, aliases: tuple[ast.Identifier, ...], env: Environment
 ) -> plan.Rel | None:
@@ -149,13 +184,7 @@ def _renamed(
     if not aliases:
         return rel
     if len(aliases) != len(rel.columns):
-        env.report(
-            error(
-                Code.COLUMN_COUNT,
-                f"{len(aliases)} column names for a subquery of {len(rel.columns)} columns",
-                aliases[0].span.to(aliases[-1].span),
-            )
-        )
+        _report_column_count(aliases, rel.columns, env)
         return None
     refs = tuple(
         plan.ColumnRef(i, f.name, f.type, f.nullable, alias.span)
@@ -165,9 +194,21 @@ def _renamed(
     return plan.Project(rel, refs, fields, aliases[0].span.to(aliases[-1].span))
 
 
+def _report_column_count(
+    aliases: tuple[ast.Identifier, ...], columns: tuple[plan.Field, ...], env: Environment
+) -> None:
+    env.report(
+        error(
+            Code.COLUMN_COUNT,
+            f"{len(aliases)} column names for a subquery of {len(columns)} columns",
+            aliases[0].span.to(aliases[-1].span),
+        )
+    )
+
+
 def _bind_table_ref(
     item: ast.TableRef, env: Environment, bound: From, left: Scope | None, windowed: bool
-) -> plan.Rel | Pending | PendingUnnest | None:
+) -> Side | None:
     if item.column_aliases:
         env.not_supported(
             "column aliases in FROM",
@@ -228,13 +269,13 @@ def _bind_function_item(
     bound: From,
     bind_query: BindQuery,
     left: Scope | None,
-) -> plan.Rel | Pending | PendingUnnest | None:
+) -> Side | None:
     alias = item.alias or default_alias(item.call)
     if is_unnest(item):
         unnest = bind_unnest(item, env, left)
         add_entry(env, bound, alias, f"'{alias.value}'", unnest.columns if unnest else None)
         return unnest
-    rel: plan.Rel | Pending | PendingUnnest | None
+    rel: Side | None
     if item.call.name.value.lower() in TEMPORAL_FUNCTIONS and not item.call.name.quoted:
         rel = bind_temporal_function(item, env, left, resolve_relation, bind_query)
     else:
@@ -282,11 +323,11 @@ def _bind_join(
                 )
             )
             failed = True
-    if isinstance(left, Pending | PendingUnnest):
+    if isinstance(left, PENDING):
         env.not_supported("a LATERAL table function on the left of JOIN", left.span)
         return None
     if windowed:
-        plain_right = None if isinstance(right, Pending | PendingUnnest) else right
+        plain_right = None if isinstance(right, PENDING) else right
         sides = (left, plain_right)
         return _windowed(join, kind, sides, condition, failed, env, bound, first_entry)
     if join.match_condition is not None:
@@ -296,7 +337,7 @@ def _bind_join(
         match = bind_expr(join.match_condition, ctx)
         if left is None or right is None or failed or match is None:
             return None
-        if isinstance(right, Pending | PendingUnnest):
+        if isinstance(right, PENDING):
             env.not_supported("a LATERAL table function in ASOF JOIN", right.span)
             return None
         return asof_join(kind, left, right, condition, match, scope.columns, join.span, env)

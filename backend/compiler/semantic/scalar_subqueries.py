@@ -235,7 +235,7 @@ def join_scalars(
                 outer[written.span] = (compared,)
             continue
         subquery = written
-        correlation = _correlation(subquery, rel, scope, env, binders[1])
+        correlation = correlation_of(subquery.query, len(rel.columns), scope, env, binders[1])
         if correlation is not None:
             joined = _decorrelated(subquery, rel, correlation, env, binders[0])
             if joined is None:
@@ -268,12 +268,13 @@ class Correlation:
     problem: ast.Expr | None
 
 
-def _correlation(
-    subquery: ast.Subquery, rel: plan.Rel, scope: Scope, env: Environment, bind_from: BindFrom
+def correlation_of(
+    query: ast.Query, width: int, scope: Scope, env: Environment, bind_from: BindFrom
 ) -> Correlation | None:
-    """How `subquery` names the outer row's columns; None if it names none (or is not
-    of the form `SELECT e FROM ... WHERE ...` whose WHERE could)."""
-    query, body = subquery.query, subquery.query.body
+    """How `query` names the outer row's columns (`scope`, of `width` columns); None if
+    it names none (or is not of the form `SELECT e FROM ... WHERE ...` whose WHERE
+    could)."""
+    body = query.body
     if not (
         isinstance(body, ast.Select)
         and not query.with_
@@ -282,7 +283,6 @@ def _correlation(
         and body.from_
         and body.where is not None
         and (body.group_by is None or not body.group_by.distinct)
-        and body.having is None
         and not body.windows
     ):
         return None
@@ -291,7 +291,6 @@ def _correlation(
     inner_scope, inner = bind_from(body.from_, trial)
     if inner is None:
         return None
-    width = len(rel.columns)
     shifted = tuple(replace(e, offset=e.offset + width) for e in inner_scope.entries)
     ctx = ExprContext(
         Scope(shifted), trial.diagnostics, trial.suggestions, outer=scope, functions=trial
@@ -388,9 +387,15 @@ def _decorrelated(
         return None
     # Grouped by its correlated columns, it has one group per outer row, as without GROUP
     # BY, but none (NULL, not a count of 0) where no row matches.
-    a_count = _is_count(item.expr)
+    a_count = is_count(item.expr)
     counted = a_count and body.group_by is None
-    if not a_count and any(_is_count(node) for node in syntax_nodes(item.expr)):
+    if body.having is not None and body.group_by is None:
+        # Its one row may fail HAVING: no value (NULL), where no row matching is a count
+        env.not_supported(
+            "HAVING in a correlated scalar subquery without GROUP BY", body.having.span
+        )
+        return None
+    if not a_count and any(is_count(node) for node in syntax_nodes(item.expr)):
         env.not_supported("COUNT inside an expression of a correlated scalar subquery", item.span)
         return None
     keys = tuple(
@@ -400,7 +405,7 @@ def _decorrelated(
     grouped = replace(
         body,
         items=(*keys, item),
-        where=_all_of(correlation.rest),
+        where=written_conjunction(correlation.rest),
         group_by=ast.Clause(correlation.inner, body.where.span if body.where else body.span),
     )
     bound = bind_query(replace(subquery.query, body=grouped, limit=None), env)
@@ -458,7 +463,7 @@ def in_aggregate_arguments(exprs: list[ast.Expr]) -> set[Span]:
     }
 
 
-def _is_count(expr: object) -> bool:
+def is_count(expr: object) -> bool:
     return (
         isinstance(expr, ast.FunctionCall)
         and expr.over is None
@@ -466,7 +471,7 @@ def _is_count(expr: object) -> bool:
     )
 
 
-def _all_of(parts: tuple[ast.Expr, ...]) -> ast.Expr | None:
+def written_conjunction(parts: tuple[ast.Expr, ...]) -> ast.Expr | None:
     if not parts:
         return None
     result = parts[0]
@@ -526,13 +531,19 @@ def _single_valued(subquery: ast.Subquery) -> ast.Subquery | None:
 def _hint_correlation(env: Environment, mark: int) -> None:
     """An unknown name in a scalar subquery may be the outer query's: say why it is
     not found."""
+    hint_unknown_names(
+        env,
+        mark,
+        "a scalar subquery names the outer query's columns only in its WHERE, "
+        "in equalities (inner = outer) of an aggregate subquery",
+    )
+
+
+def hint_unknown_names(env: Environment, mark: int, hint: str) -> None:
+    """Gives the unknown names reported since `mark` (without a hint of their own) `hint`."""
     for index in range(mark, len(env.diagnostics)):
         found = env.diagnostics[index]
         if found.code in (Code.UNKNOWN_RELATION, Code.UNKNOWN_COLUMN) and found.hint is None:
-            hint = (
-                "a scalar subquery names the outer query's columns only in its WHERE, "
-                "in equalities (inner = outer) of an aggregate subquery"
-            )
             env.diagnostics[index] = replace(found, hint=hint)
 
 

@@ -14,6 +14,7 @@ from backend.compiler.semantic import types
 from backend.compiler.semantic.changelogs import bind_changelog
 from backend.compiler.semantic.correlation import Pending, all_of, point_in_time
 from backend.compiler.semantic.environment import Environment
+from backend.compiler.semantic.lateral import PendingLateral, lateral_join
 from backend.compiler.semantic.scope import Scope
 from backend.compiler.semantic.search_key import bind_search_key
 from backend.compiler.semantic.table_functions import BindQuery, Resolve
@@ -63,7 +64,7 @@ def default_alias(call: ast.FunctionCall) -> ast.Identifier:
 def join_items(
     kind: str,
     left: plan.Rel,
-    right: plan.Rel | Pending | PendingUnnest,
+    right: plan.Rel | Pending | PendingUnnest | PendingLateral,
     condition: plan.Expr | None,
     columns: tuple[plan.Field, ...],
     span: Span,
@@ -74,6 +75,8 @@ def join_items(
     each once per element, else an ordinary join."""
     if isinstance(right, PendingUnnest):
         return unnest_join(kind, left, right, condition, columns, span, env)
+    if isinstance(right, PendingLateral):
+        return lateral_join(kind, left, right, condition, columns, span, env)
     if isinstance(right, Pending):
         return _join_pending(kind, left, right, condition, columns, span, env)
     left_now, right_now = _as_of_now(left), _as_of_now(right)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Literal
 
 from backend.compiler.source import Span
@@ -23,7 +24,7 @@ _OUTER_JOINS: dict[str, Literal["left", "right", "full"]] = {
     "right": "right",
     "full": "full",
 }
-_JOIN_START = ("join", "inner", "left", "right", "full", "cross", "natural", "asof")
+_JOIN_START = ("join", "inner", "left", "right", "full", "cross", "natural", "asof", "outer")
 
 
 def parse_query(c: Cursor) -> ast.Query:
@@ -395,6 +396,8 @@ def _from_item(c: Cursor) -> ast.FromItem:
 
 def _join(c: Cursor, left: ast.FromItem) -> ast.Join:
     keyword_start = c.current.start
+    if c.at_word("cross", "outer") and c.peek().is_word("apply"):
+        return _apply(c, left)
     natural = c.accept_word("natural") is not None
     # ASOF before or after the kind: `ASOF LEFT JOIN` (DuckDB), `LEFT ASOF JOIN` (Feldera).
     asof = not natural and c.accept_word("asof") is not None
@@ -430,6 +433,21 @@ def _join(c: Cursor, left: ast.FromItem) -> ast.Join:
     return ast.Join(
         kind, natural, left, right, condition, using, keyword_span, span, match_condition
     )
+
+
+def _apply(c: Cursor, left: ast.FromItem) -> ast.Join:
+    """Feldera's (and SQL Server's) `a CROSS APPLY x`, `a CROSS JOIN LATERAL x`, and
+    `a OUTER APPLY x`, `a LEFT JOIN LATERAL x ON TRUE`."""
+    outer = c.advance().value == "outer"
+    c.advance()
+    keyword_span = Span(c.tokens[c.pos - 2].start, c.previous_end)
+    right = _table_primary(c)
+    if isinstance(right, ast.DerivedTable | ast.TableFunction):
+        right = replace(right, lateral=True)
+    condition = ast.BooleanLiteral(True, keyword_span) if outer else None
+    span = left.span.to(Span(keyword_span.start, c.previous_end))
+    kind: Literal["left", "cross"] = "left" if outer else "cross"
+    return ast.Join(kind, False, left, right, condition, (), keyword_span, span)
 
 
 def _table_primary(c: Cursor) -> ast.FromItem:

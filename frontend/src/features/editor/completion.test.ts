@@ -30,6 +30,8 @@ describe('aliasesIn and resolveQualifier', () => {
       ['c', 'customers'],
     ]);
     expect([...aliasesIn('SELECT * FROM orders WHERE x')]).toEqual([]);
+    expect([...aliasesIn("SELECT * FROM emp PIVOT (SUM(sal) FOR job IN ('A'))")]).toEqual([]);
+    expect([...aliasesIn('SELECT * FROM dept CROSS APPLY (SELECT 1) t')]).toEqual([]);
   });
 
   it('resolves an alias, else a relation name (case-insensitively)', () => {

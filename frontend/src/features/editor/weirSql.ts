@@ -22,7 +22,7 @@ export const DIALECT_KEYWORDS: readonly string[] = [
 ];
 
 export const KEYWORDS: readonly string[] = [
-  'ADD', 'ALL', 'ALTER', 'AND', 'ANY', 'AS', 'ASC', 'ASOF', 'BETWEEN', 'BY', 'CASCADE', 'CASE', 'CAST',
+  'ADD', 'ALL', 'ALTER', 'AND', 'ANY', 'APPLY', 'AS', 'ASC', 'ASOF', 'BETWEEN', 'BY', 'CASCADE', 'CASE', 'CAST',
   'CHECK', 'COLUMN', 'CONSTRAINT', 'CREATE', 'CROSS', 'CURRENT', 'CURRENT_DATE', 'CURRENT_TIME',
   'SAFE_CAST', 'TRY_CAST',
   'CURRENT_TIMESTAMP', 'DAY', 'DAYS', 'DEFAULT', 'DELETE', 'DESC', 'DISTINCT', 'DROP', 'ELSE', 'END',

@@ -1,0 +1,204 @@
+"""LATERAL subqueries in FROM, and Feldera's CROSS APPLY and OUTER APPLY (the same:
+`a CROSS APPLY (q)` is `a CROSS JOIN LATERAL (q)`, `a OUTER APPLY (q)` is `a LEFT
+JOIN LATERAL (q) ON TRUE`).
+
+A LATERAL subquery that names no column of the items left of it is an ordinary
+subquery. One whose WHERE relates it to them by equalities (`inner = outer`, joined
+by AND) is decorrelated, as correlated scalar subqueries are (scalar_subqueries.py):
+
+    a CROSS APPLY (SELECT x, y FROM b WHERE b.k = a.k AND b.y > 0)
+
+is bound as the subquery without the equalities, their inner sides kept as hidden
+key columns, joined to `a` on them:
+
+    a JOIN (SELECT x, y, b.k AS key$0 FROM b WHERE b.y > 0) AS s ON a.k = s.key$0
+
+A GROUP BY (or HAVING) of the subquery groups by the keys too, so that each row of
+`a` sees the groups of its own rows. An aggregate without GROUP BY has one row for
+each row of `a`, also where no row matches: it is left-joined, and a bare COUNT of
+no rows is 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic import types
+from backend.compiler.semantic.correlation import all_of, syntax_nodes
+from backend.compiler.semantic.environment import Environment
+from backend.compiler.semantic.scalar_subqueries import (
+    correlation_of,
+    has_aggregates,
+    hint_unknown_names,
+    is_count,
+    written_conjunction,
+)
+from backend.compiler.semantic.scope import Scope
+from backend.compiler.semantic.subqueries import BindFrom, BindQuery
+from backend.compiler.source import Span
+from backend.compiler.syntax import ast
+
+HINT = (
+    "a LATERAL subquery names the columns of the items left of it only in its WHERE, "
+    "in equalities (inner = outer) joined by AND"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingLateral:
+    """A correlated LATERAL subquery, decorrelated but not yet joined to the items left of
+    it: its rows, each with its keys (the inner sides of the equalities) last."""
+
+    rows: plan.Rel
+    outer: tuple[plan.Expr, ...]  # the outer sides of the equalities, over the left's row
+    counts: frozenset[int]  # its bare COUNTs, when `always_one`: 0 where no row matches
+    always_one: bool  # an aggregate without GROUP BY: a row for every row left of it
+    span: Span
+
+    @property
+    def columns(self) -> tuple[plan.Field, ...]:
+        """The subquery's own columns (not its keys)."""
+        visible = self.rows.columns[: len(self.rows.columns) - len(self.outer)]
+        if not self.always_one:
+            return visible
+        return tuple(replace(f, nullable=i not in self.counts) for i, f in enumerate(visible))
+
+
+def bind_lateral(
+    item: ast.DerivedTable,
+    left: Scope,
+    env: Environment,
+    bind_query: BindQuery,
+    bind_from: BindFrom,
+) -> plan.Rel | PendingLateral | None:
+    """The subquery of `item`, over the items left of it (named by `left`)."""
+    query = item.query
+    correlation = correlation_of(query, len(left.columns), left, env, bind_from)
+    if correlation is None:  # names none of the left's columns (else reported as unknown)
+        mark = len(env.diagnostics)
+        bound = bind_query(query, env)
+        hint_unknown_names(env, mark, HINT)
+        return None if bound is None else bound[0]
+    if correlation.problem is not None:
+        env.not_supported(
+            "a LATERAL subquery related to the items left of it other than by equalities "
+            "(inner = outer) joined by AND",
+            correlation.problem.span,
+        )
+        return None
+    body = query.body
+    assert isinstance(body, ast.Select)  # correlation_of takes nothing else
+    if query.limit is not None:
+        env.not_supported("LIMIT in a correlated LATERAL subquery", query.limit.span)
+        return None
+    windowed = next(
+        (
+            node
+            for i in body.items
+            if isinstance(i, ast.ExprItem)
+            for node in syntax_nodes(i.expr)
+            if isinstance(node, ast.FunctionCall) and node.over is not None
+        ),
+        None,
+    )
+    if windowed is not None:
+        env.not_supported("a window function in a correlated LATERAL subquery", windowed.span)
+        return None
+    if body.having is not None and body.group_by is None:
+        # Its one row may fail HAVING, also where no row matches: not a join on the keys
+        env.not_supported(
+            "HAVING in a correlated LATERAL subquery without GROUP BY", body.having.span
+        )
+        return None
+    grouped = body.group_by is not None
+    aggregated = grouped or any(
+        has_aggregates(i.expr) for i in body.items if isinstance(i, ast.ExprItem)
+    )
+    always_one = aggregated and not grouped
+    counts = frozenset(
+        index
+        for index, i in enumerate(body.items)
+        if always_one and isinstance(i, ast.ExprItem) and is_count(i.expr)
+    )
+    keys = tuple(
+        ast.ExprItem(inner, ast.Identifier(f"key${i}", True, inner.span), inner.span)
+        for i, inner in enumerate(correlation.inner)
+    )
+    group_span = body.where.span if body.where is not None else body.span
+    group_by = (
+        None
+        if not aggregated
+        else ast.Clause(
+            (*correlation.inner, *(body.group_by.exprs if body.group_by else ())),
+            body.group_by.span if body.group_by else group_span,
+        )
+    )
+    rewritten = replace(
+        body,
+        items=(*body.items, *keys),
+        where=written_conjunction(correlation.rest),
+        group_by=group_by,
+    )
+    mark = len(env.diagnostics)
+    bound = bind_query(replace(query, body=rewritten), env)
+    hint_unknown_names(env, mark, HINT)
+    if bound is None:
+        return None
+    return PendingLateral(bound[0], correlation.outer, counts, always_one, item.span)
+
+
+def lateral_join(
+    kind: str,
+    left: plan.Rel,
+    lateral: PendingLateral,
+    condition: plan.Expr | None,
+    columns: tuple[plan.Field, ...],
+    span: Span,
+    env: Environment,
+) -> plan.Rel | None:
+    """The rows left of a LATERAL subquery joined to its rows of the same keys."""
+    if kind not in ("inner", "left"):
+        env.not_supported(f"{kind.upper()} JOIN LATERAL", lateral.span)
+        return None
+    if isinstance(condition, plan.Literal) and condition.value is True:
+        condition = None  # ON TRUE
+    if lateral.always_one and kind == "left" and condition is not None:
+        env.not_supported(
+            "LEFT JOIN LATERAL of an aggregate with an ON condition other than TRUE", span
+        )
+        return None
+    width, visible = len(left.columns), len(lateral.columns)
+    keys = lateral.rows.columns[visible:]
+    equalities: list[plan.Expr] = [
+        plan.Call(
+            "eq",
+            (outer, plan.ColumnRef(width + visible + i, key.name, key.type, True, outer.span)),
+            types.BOOLEAN,
+            True,
+            outer.span,
+        )
+        for i, (outer, key) in enumerate(zip(lateral.outer, keys, strict=True))
+    ]
+    outer_join = kind == "left" or lateral.always_one
+    if condition is not None and kind == "left":  # ON's: a row matching none is kept
+        equalities.append(condition)
+    on = all_of(equalities)
+    right = (
+        lateral.rows.columns
+        if not outer_join
+        else tuple(replace(f, nullable=True) for f in lateral.rows.columns)
+    )
+    rel: plan.Rel = plan.Join(
+        "left" if outer_join else "inner", left, lateral.rows, on, (*left.columns, *right), span
+    )
+    if condition is not None and kind == "inner":
+        rel = plan.Filter(rel, condition, rel.columns, span)
+    exprs: list[plan.Expr] = []
+    for index, field in enumerate(rel.columns[: width + visible]):
+        ref: plan.Expr = plan.ColumnRef(index, field.name, field.type, field.nullable, span)
+        if index - width in lateral.counts:
+            zero = plan.Literal(0, field.type, False, span)
+            ref = plan.Call("coalesce", (ref, zero), field.type, False, span)
+        exprs.append(ref)
+    return plan.Project(rel, tuple(exprs), columns, span)

@@ -1,0 +1,16 @@
+CREATE TABLE t (id INT, g VARCHAR, x INT);
+CREATE TABLE u (g VARCHAR, y INT);
+CREATE VIEW applied AS SELECT t.id, s.y FROM t CROSS APPLY (SELECT y FROM u WHERE u.g = t.g AND y > 2) s;
+-- oracle applied: SELECT t.id, s.y FROM t, LATERAL (SELECT y FROM u WHERE u.g = t.g AND y > 2) s
+CREATE VIEW outer_applied AS SELECT t.id, s.y FROM t OUTER APPLY (SELECT y FROM u WHERE t.g = u.g) s;
+-- oracle outer_applied: SELECT t.id, s.y FROM t LEFT JOIN LATERAL (SELECT y FROM u WHERE t.g = u.g) s ON TRUE
+CREATE VIEW per_row AS SELECT t.id, s.n, s.top FROM t,
+    LATERAL (SELECT COUNT(*) AS n, MAX(y) AS top FROM u WHERE u.g = t.g AND u.y < 5) s;
+-- oracle per_row: SELECT t.id, (SELECT COUNT(*) FROM u WHERE u.g = t.g AND u.y < 5) AS n, (SELECT MAX(y) FROM u WHERE u.g = t.g AND u.y < 5) AS top FROM t
+CREATE VIEW grouped AS SELECT t.id, s.y, s.c FROM t CROSS JOIN LATERAL
+    (SELECT y, COUNT(*) AS c FROM u WHERE u.g = t.g GROUP BY y HAVING COUNT(*) > 1) AS s;
+CREATE VIEW pivoted AS SELECT * FROM (SELECT g, x FROM t) PIVOT (SUM(x) AS s, COUNT(*) AS n FOR g IN ('a' AS a, 'b'));
+-- oracle pivoted: SELECT SUM(x) FILTER (WHERE g = 'a') AS a_s, COUNT(*) FILTER (WHERE g = 'a') AS a_n, SUM(x) FILTER (WHERE g = 'b') AS "'b'_s", COUNT(*) FILTER (WHERE g = 'b') AS "'b'_n" FROM t
+CREATE VIEW pivoted_groups AS SELECT * FROM (SELECT id % 3 AS k, g, x FROM t) PIVOT (MAX(x) FOR g IN ('a', 'ab' AS ab));
+-- oracle pivoted_groups: SELECT id % 3 AS k, MAX(x) FILTER (WHERE g = 'a') AS "'a'", MAX(x) FILTER (WHERE g = 'ab') AS ab FROM t GROUP BY id % 3
+CREATE VIEW having_value AS SELECT id, (SELECT MAX(y) FROM u WHERE u.g = t.g GROUP BY u.g HAVING COUNT(*) > 1) AS top FROM t;
