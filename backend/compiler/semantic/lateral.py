@@ -13,10 +13,13 @@ key columns, joined to `a` on them:
 
     a JOIN (SELECT x, y, b.k AS key$0 FROM b WHERE b.y > 0) AS s ON a.k = s.key$0
 
-A GROUP BY (or HAVING) of the subquery groups by the keys too, so that each row of
-`a` sees the groups of its own rows. An aggregate without GROUP BY has one row for
-each row of `a`, also where no row matches: it is left-joined, and a bare COUNT of
-no rows is 0.
+A GROUP BY of the subquery groups by the keys too, so that each row of `a` sees the
+groups of its own rows. An aggregate without GROUP BY has one row for each row of
+`a`, also where no row matches: it is left-joined, and a bare COUNT of no rows is 0.
+
+A subquery without aggregates or DISTINCT may relate its rows to `a`'s otherwise too
+(`b.y < a.x`): those parts of its WHERE become conditions of the join, over the
+columns of its FROM, kept as more hidden columns after the keys.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
 from backend.compiler.semantic.correlation import all_of, syntax_nodes
 from backend.compiler.semantic.environment import Environment
+from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.scalar_subqueries import (
     correlation_of,
     has_aggregates,
@@ -50,16 +54,18 @@ class PendingLateral:
     """A correlated LATERAL subquery, decorrelated but not yet joined to the items left of
     it: its rows, each with its keys (the inner sides of the equalities) last."""
 
-    rows: plan.Rel
+    rows: plan.Rel  # its own columns, its keys, then `hidden` columns of its FROM
     outer: tuple[plan.Expr, ...]  # the outer sides of the equalities, over the left's row
     counts: frozenset[int]  # its bare COUNTs, when `always_one`: 0 where no row matches
     always_one: bool  # an aggregate without GROUP BY: a row for every row left of it
     span: Span
+    hidden: int = 0  # the columns of its FROM that `conditions` read
+    conditions: tuple[plan.Expr, ...] = ()  # over the left's row, then `rows`'
 
     @property
     def columns(self) -> tuple[plan.Field, ...]:
         """The subquery's own columns (not its keys)."""
-        visible = self.rows.columns[: len(self.rows.columns) - len(self.outer)]
+        visible = self.rows.columns[: len(self.rows.columns) - len(self.outer) - self.hidden]
         if not self.always_one:
             return visible
         return tuple(replace(f, nullable=i not in self.counts) for i, f in enumerate(visible))
@@ -80,13 +86,6 @@ def bind_lateral(
         bound = bind_query(query, env)
         hint_unknown_names(env, mark, HINT)
         return None if bound is None else bound[0]
-    if correlation.problem is not None:
-        env.not_supported(
-            "a LATERAL subquery related to the items left of it other than by equalities "
-            "(inner = outer) joined by AND",
-            correlation.problem.span,
-        )
-        return None
     body = query.body
     assert isinstance(body, ast.Select)  # correlation_of takes nothing else
     if query.limit is not None:
@@ -116,6 +115,13 @@ def bind_lateral(
         has_aggregates(i.expr) for i in body.items if isinstance(i, ast.ExprItem)
     )
     always_one = aggregated and not grouped
+    if correlation.others and (aggregated or body.distinct is not None):
+        env.not_supported(
+            "a LATERAL subquery with aggregates or DISTINCT related to the items left of "
+            "it other than by equalities (inner = outer) joined by AND",
+            correlation.others[0].span,
+        )
+        return None
     counts = frozenset(
         index
         for index, i in enumerate(body.items)
@@ -134,9 +140,10 @@ def bind_lateral(
             body.group_by.span if body.group_by else group_span,
         )
     )
+    from_columns = (ast.StarItem(None, body.span),) if correlation.others else ()
     rewritten = replace(
         body,
-        items=(*body.items, *keys),
+        items=(*body.items, *keys, *from_columns),
         where=written_conjunction(correlation.rest),
         group_by=group_by,
     )
@@ -145,7 +152,41 @@ def bind_lateral(
     hint_unknown_names(env, mark, HINT)
     if bound is None:
         return None
-    return PendingLateral(bound[0], correlation.outer, counts, always_one, item.span)
+    lateral = PendingLateral(bound[0], correlation.outer, counts, always_one, item.span)
+    if not correlation.others:
+        return lateral
+    return _with_conditions(lateral, correlation.others, body.from_, left, env, bind_from)
+
+
+def _with_conditions(
+    lateral: PendingLateral,
+    parts: tuple[ast.Expr, ...],
+    from_: tuple[ast.FromItem, ...],
+    left: Scope,
+    env: Environment,
+    bind_from: BindFrom,
+) -> PendingLateral | None:
+    """`lateral` with `parts` of its WHERE as conditions of its join, bound over the join's
+    row: the left's columns, then the subquery's, its keys and its FROM's (the `*` last
+    in its rows)."""
+    inner_scope, inner = bind_from(from_, replace(env, diagnostics=[]))  # bound already
+    if inner is None:
+        return None
+    if any(entry.hidden for entry in inner_scope.entries):  # `*` leaves them out
+        env.not_supported(
+            "a LATERAL subquery joined with USING related to the items left of it other "
+            "than by equalities",
+            parts[0].span,
+        )
+        return None
+    hidden = len(inner_scope.columns)
+    offset = len(left.columns) + len(lateral.rows.columns) - hidden
+    shifted = Scope(tuple(replace(e, offset=e.offset + offset) for e in inner_scope.entries))
+    ctx = ExprContext(shifted, env.diagnostics, env.suggestions, outer=left, functions=env)
+    conditions = [bind_expr(part, ctx) for part in parts]
+    if any(condition is None for condition in conditions):
+        return None
+    return replace(lateral, hidden=hidden, conditions=tuple(c for c in conditions if c is not None))
 
 
 def lateral_join(
@@ -169,7 +210,7 @@ def lateral_join(
         )
         return None
     width, visible = len(left.columns), len(lateral.columns)
-    keys = lateral.rows.columns[visible:]
+    keys = lateral.rows.columns[visible : visible + len(lateral.outer)]
     equalities: list[plan.Expr] = [
         plan.Call(
             "eq",
@@ -181,9 +222,10 @@ def lateral_join(
         for i, (outer, key) in enumerate(zip(lateral.outer, keys, strict=True))
     ]
     outer_join = kind == "left" or lateral.always_one
+    parts = [*equalities, *lateral.conditions]
     if condition is not None and kind == "left":  # ON's: a row matching none is kept
-        equalities.append(condition)
-    on = all_of(equalities)
+        parts.append(condition)
+    on = all_of(parts)
     right = (
         lateral.rows.columns
         if not outer_join

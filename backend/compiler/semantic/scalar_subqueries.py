@@ -259,13 +259,18 @@ def join_scalars(
 @dataclass(frozen=True, slots=True)
 class Correlation:
     """How a subquery's WHERE relates it to the outer row: `inner[i] = outer[i]`, and
-    the parts that name only its own columns (`rest`); `problem` a part that relates
-    them otherwise."""
+    the parts that name only its own columns (`rest`); the parts that relate them
+    otherwise (`others`: `t.y < x.k`)."""
 
     inner: tuple[ast.Expr, ...]  # as written, over the subquery's FROM
     outer: tuple[plan.Expr, ...]  # bound, over the outer row
     rest: tuple[ast.Expr, ...]
-    problem: ast.Expr | None
+    others: tuple[ast.Expr, ...]
+
+    @property
+    def problem(self) -> ast.Expr | None:
+        """The first part that is no equality of an inner and an outer side."""
+        return self.others[0] if self.others else None
 
 
 def correlation_of(
@@ -298,7 +303,7 @@ def correlation_of(
     inner_sides: list[ast.Expr] = []
     outer_sides: list[plan.Expr] = []
     rest: list[ast.Expr] = []
-    problem: ast.Expr | None = None
+    others: list[ast.Expr] = []
     for part in conjuncts(body.where):
         bound = bind_expr(part, ctx)
         if bound is None:
@@ -315,12 +320,12 @@ def correlation_of(
                 inner_sides.append(part.right)
                 outer_sides.append(left)
             else:
-                problem = problem or part
+                others.append(part)
         else:
-            problem = problem or part
-    if not inner_sides and problem is None:
+            others.append(part)
+    if not inner_sides and not others:
         return None
-    return Correlation(tuple(inner_sides), tuple(outer_sides), tuple(rest), problem)
+    return Correlation(tuple(inner_sides), tuple(outer_sides), tuple(rest), tuple(others))
 
 
 def _no_limit(limit: ast.Limit | None) -> bool:

@@ -1,5 +1,6 @@
 """LATERAL subqueries, CROSS APPLY and OUTER APPLY through steps: each left row with the
-subquery's rows for it, following inserts and deletes on both sides; an aggregate has a
+subquery's rows for it (related by equalities, and by other conditions), following
+inserts and deletes on both sides; an aggregate has a
 row for a left row that no row matches (COUNT 0, SUM NULL). DuckDB checks the same
 views on random changes in the oracle corpus (corpus/50_lateral_and_pivot.sql)."""
 
@@ -20,6 +21,8 @@ CREATE VIEW by_sal AS SELECT d.dname, s.sal, s.c FROM dept d CROSS JOIN LATERAL
   (SELECT sal, COUNT(*) AS c FROM emp WHERE emp.deptno = d.deptno GROUP BY sal) AS s;
 CREATE VIEW not_bob AS SELECT d.dname, x.y FROM dept d
   LEFT JOIN LATERAL (SELECT name AS y FROM emp WHERE d.deptno = emp.deptno) AS x ON x.y <> 'bob';
+CREATE VIEW above_floor AS SELECT d.dname, e.name FROM dept d
+  OUTER APPLY (SELECT name FROM emp WHERE emp.deptno = d.deptno AND emp.sal > d.deptno * 5) e;
 """
 DEPTS = [
     {"deptno": 10, "dname": "A"},
@@ -68,3 +71,9 @@ def test_each_left_row_with_the_subquerys_rows_for_it(spark: SparkSession) -> No
         {"dname": "A", "sal": 100, "c": 2},
     ]
     assert [r["y"] for r in second["not_bob"]] == ["amy", "dan", None, None]
+    assert second["above_floor"] == [  # sal > 50 in A, > 100 in B
+        {"dname": "A", "name": "bob"},
+        {"dname": "A", "name": "dan"},
+        {"dname": "B", "name": None},
+        {"dname": "N", "name": None},
+    ]

@@ -74,6 +74,19 @@ def test_a_grouped_subquery_is_grouped_by_its_keys_too() -> None:
     assert [name for name, _, _ in columns] == ["dname", "sal", "c"]
 
 
+def test_other_relations_to_the_left_are_conditions_of_the_join() -> None:
+    plan, columns = compiled(
+        "SELECT d.dname, e.name FROM dept d CROSS APPLY "
+        "(SELECT name FROM emp WHERE emp.deptno = d.deptno AND emp.sal > d.deptno * 10) e"
+    )
+    [join] = plan_nodes(plan, "join")
+    equality, greater = join["condition"]["args"]
+    assert [a["index"] for a in equality["args"]] == [0, 3]  # d.deptno, the key
+    # emp.sal: the third column of emp's, kept after the subquery's and its key
+    assert (greater["function"], greater["args"][0]["index"]) == ("gt", 6)
+    assert columns == [("dname", "VARCHAR", False), ("name", "VARCHAR", True)]
+
+
 def test_an_uncorrelated_lateral_subquery_is_a_subquery() -> None:
     plan, columns = compiled("SELECT * FROM dept d, LATERAL (SELECT 1 AS one) t")
     assert [j["kind"] for j in plan_nodes(plan, "join")] == ["inner"]
@@ -86,9 +99,9 @@ def test_an_uncorrelated_lateral_subquery_is_a_subquery() -> None:
     ("from_", "code", "message"),
     [
         (
-            "dept d CROSS APPLY (SELECT name FROM emp WHERE emp.deptno > d.deptno) e",
+            "dept d CROSS APPLY (SELECT COUNT(*) AS n FROM emp WHERE emp.deptno > d.deptno) e",
             "SQL401",
-            "related to the items left of it other than by equalities",
+            "with aggregates or DISTINCT related to the items left of it other than by",
         ),
         (
             "dept d CROSS APPLY (SELECT d.dname FROM emp WHERE emp.deptno = d.deptno) e",

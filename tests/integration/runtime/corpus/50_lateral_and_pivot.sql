@@ -14,3 +14,7 @@ CREATE VIEW pivoted AS SELECT * FROM (SELECT g, x FROM t) PIVOT (SUM(x) AS s, CO
 CREATE VIEW pivoted_groups AS SELECT * FROM (SELECT id % 3 AS k, g, x FROM t) PIVOT (MAX(x) FOR g IN ('a', 'ab' AS ab));
 -- oracle pivoted_groups: SELECT id % 3 AS k, MAX(x) FILTER (WHERE g = 'a') AS "'a'", MAX(x) FILTER (WHERE g = 'ab') AS ab FROM t GROUP BY id % 3
 CREATE VIEW having_value AS SELECT id, (SELECT MAX(y) FROM u WHERE u.g = t.g GROUP BY u.g HAVING COUNT(*) > 1) AS top FROM t;
+CREATE VIEW below AS SELECT t.id, s.y FROM t CROSS APPLY (SELECT y FROM u WHERE u.g = t.g AND u.y < t.x) s;
+-- oracle below: SELECT t.id, s.y FROM t, LATERAL (SELECT y FROM u WHERE u.g = t.g AND u.y < t.x) s
+CREATE VIEW above_any AS SELECT t.id, s.g FROM t OUTER APPLY (SELECT g FROM u WHERE u.y > t.x + 3) s;
+-- oracle above_any: SELECT t.id, s.g FROM t LEFT JOIN LATERAL (SELECT g FROM u WHERE u.y > t.x + 3) s ON TRUE

@@ -11,7 +11,7 @@ CREATE VIEW named_win AS SELECT id, SUM(amount) OVER w AS running FROM orders
     WINDOW w AS (ORDER BY ts RANGE INTERVAL '1' HOUR PRECEDING);
 CREATE VIEW fn AS SELECT ROUND(amount) AS r, CURRENT_TIMESTAMP AS now FROM orders;
 CREATE VIEW agg AS SELECT COUNT(DISTINCT id, customer_id) OVER () AS s, COUNT(*) FILTER (WHERE id > 1) OVER () AS n FROM orders;
-CREATE VIEW lat AS SELECT c.id FROM customers c, LATERAL (SELECT id FROM orders WHERE id > c.id) AS l;
+CREATE VIEW lat AS SELECT c.id FROM customers c, LATERAL (SELECT COUNT(*) FROM orders WHERE id > c.id) AS l;
 CREATE VIEW tum AS SELECT TUMBLE(ts, INTERVAL '1' HOUR) AS t FROM orders;
 CREATE VIEW bools AS SELECT id FROM orders WHERE (amount > 1) IS TRUE
     AND id IS DISTINCT FROM customer_id AND CAST(id AS VARCHAR) LIKE 'a!%' ESCAPE CAST(id AS VARCHAR);
