@@ -19,7 +19,7 @@ from backend.compiler.semantic.correlation import Pending
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.lateral import PendingLateral, bind_lateral
-from backend.compiler.semantic.pivots import bind_pivot
+from backend.compiler.semantic.pivots import bind_rotation
 from backend.compiler.semantic.scope import Scope, ScopeEntry, resolve_column
 from backend.compiler.semantic.subqueries import BindFrom
 from backend.compiler.semantic.table_functions import BindQuery, bind_table_function
@@ -142,13 +142,14 @@ def _bind_item(
             return _bind_function_item(item, env, bound, bind_query, left)
         case ast.Join():
             return _bind_join(item, env, bound, bind_query, left)
-        case ast.Pivot():
+        case ast.Pivot() | ast.Unpivot():
             source = _bind_item(item.source, env, From([], windows=bound.windows), bind_query, left)
             source_rel = source if isinstance(source, plan.Rel) else None
-            pivoted = bind_pivot(item, source_rel, env, bind_query)
-            rel = None if pivoted is None else _renamed(pivoted, item.column_aliases, env)
+            rotated = bind_rotation(item, source_rel, env, bind_query)
+            rel = None if rotated is None else _renamed(rotated, item.column_aliases, env)
             alias = item.alias or ast.Identifier("", False, item.span)
-            add_entry(env, bound, alias, f"PIVOT '{alias.value}'", rel.columns if rel else None)
+            description = f"{type(item).__name__.upper()} '{alias.value}'"
+            add_entry(env, bound, alias, description, rel.columns if rel else None)
             return rel
 
 

@@ -523,7 +523,33 @@ class Pivot:
     span: Span
 
 
-FromItem = TableRef | DerivedTable | TableFunction | Join | Pivot
+@dataclass(frozen=True, slots=True)
+class UnpivotItem:
+    """One item of UNPIVOT's IN list: `comm AS 'commission'`, `(c1, c2) AS ('a', 'b')`."""
+
+    columns: tuple[ColumnRef, ...]  # one per measure
+    labels: tuple[Expr, ...]  # one per FOR column; empty: the columns' names
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Unpivot:
+    """`source UNPIVOT [INCLUDE | EXCLUDE NULLS] (m FOR a IN (c1 AS 'x', c2 AS 'y'))`
+    (Calcite's): each source row once per IN item, with the item's label in the FOR
+    columns and its columns' values in the measure columns."""
+
+    source: FromItem
+    include_nulls: bool
+    measures: tuple[Identifier, ...]
+    axes: tuple[Identifier, ...]
+    items: tuple[UnpivotItem, ...]
+    alias: Identifier | None
+    column_aliases: tuple[Identifier, ...]
+    keyword_span: Span  # `UNPIVOT`
+    span: Span
+
+
+FromItem = TableRef | DerivedTable | TableFunction | Join | Pivot | Unpivot
 
 
 @dataclass(frozen=True, slots=True)

@@ -463,7 +463,7 @@ def _table_primary(c: Cursor) -> ast.FromItem:
             c.expect_symbol(")")
             if _at_pivot(c):
                 derived = ast.DerivedTable(query, lateral, None, (), Span(start, c.previous_end))
-                return _pivot(c, derived, start)
+                return _pivoted(c, derived, start)
             alias, columns = _correlation(c)
             return ast.DerivedTable(query, lateral, alias, columns, Span(start, c.previous_end))
         c.advance()
@@ -484,13 +484,20 @@ def _table_primary(c: Cursor) -> ast.FromItem:
         as_of = expr_parser.parse_expr(c)
     if _at_pivot(c):
         table = ast.TableRef(name, None, (), over, as_of, Span(start, c.previous_end))
-        return _pivot(c, table, start)
+        return _pivoted(c, table, start)
     alias, columns = _correlation(c)
     return ast.TableRef(name, alias, columns, over, as_of, Span(start, c.previous_end))
 
 
 def _at_pivot(c: Cursor) -> bool:
-    """At `PIVOT (agg(...` (not an alias named pivot with its column list)."""
+    """At `PIVOT (agg(...` or `UNPIVOT [INCLUDE | EXCLUDE NULLS] (` (not an alias named
+    pivot or unpivot with its column list)."""
+    if c.at_word("unpivot"):
+        return (
+            c.peek().is_word("include")
+            or c.peek().is_word("exclude")
+            or (c.peek().is_symbol("(") and _unpivot_list_follows(c))
+        )
     return (
         c.at_word("pivot")
         and c.peek().is_symbol("(")
@@ -499,50 +506,119 @@ def _at_pivot(c: Cursor) -> bool:
     )
 
 
-def _pivot(c: Cursor, source: ast.FromItem, start: int) -> ast.FromItem:
-    """`source PIVOT (agg(x) [AS a], ... FOR col | (col, ...) IN (value [AS v], ...))`,
-    as often as written (a PIVOT of a PIVOT), then the alias of the last."""
+def _unpivot_list_follows(c: Cursor) -> bool:
+    """Whether the `(` after UNPIVOT holds a FOR at its depth (UNPIVOT's, not a column list)."""
+    depth = 0
+    for token in c.tokens[c.pos + 1 :]:
+        if token.is_symbol("("):
+            depth += 1
+        elif token.is_symbol(")"):
+            depth -= 1
+            if depth == 0:
+                return False
+        elif depth == 1 and token.is_word("for"):
+            return True
+        if token.kind is TokenKind.EOF:
+            return False
+    return False
+
+
+def _pivoted(c: Cursor, source: ast.FromItem, start: int) -> ast.FromItem:
+    """`source PIVOT (...)` or `source UNPIVOT (...)`, as often as written (a PIVOT of a
+    PIVOT), then the alias of the last."""
     while _at_pivot(c):
-        keyword_span = c.advance().span
-        c.expect_symbol("(")
-        measures = [_select_item(c)]
-        while c.accept_symbol(","):
-            measures.append(_select_item(c))
-        c.expect_word("for")
-        if c.accept_symbol("("):
-            axes = [expr_parser.parse_column_ref(c)]
-            while c.accept_symbol(","):
-                axes.append(expr_parser.parse_column_ref(c))
-            c.expect_symbol(")")
-        else:
-            axes = [expr_parser.parse_column_ref(c)]
-        c.expect_word("in")
-        c.expect_symbol("(")
-        values = []
-        if not c.at_symbol(")"):
-            values.append(_pivot_value(c))
-            while c.accept_symbol(","):
-                values.append(_pivot_value(c))
-        c.expect_symbol(")")
-        c.expect_symbol(")")
-        span = Span(start, c.previous_end)
-        items = tuple(item for item in measures if isinstance(item, ast.ExprItem))
-        if len(items) != len(measures):
-            c.report("Expected an aggregate call, not *, in PIVOT", span)
-            raise ParseAbort
-        source = ast.Pivot(source, items, tuple(axes), tuple(values), None, (), keyword_span, span)
+        rotate = _unpivot if c.at_word("unpivot") else _pivot
+        source = rotate(c, source, start)
+    assert isinstance(source, ast.Pivot | ast.Unpivot)
     alias, columns = _correlation(c)
-    assert isinstance(source, ast.Pivot)
-    return ast.Pivot(
-        source.source,
-        source.measures,
-        source.axes,
-        source.values,
-        alias,
-        columns,
-        source.keyword_span,
-        Span(start, c.previous_end),
+    return replace(source, alias=alias, column_aliases=columns, span=Span(start, c.previous_end))
+
+
+def _pivot(c: Cursor, source: ast.FromItem, start: int) -> ast.Pivot:
+    """`PIVOT (agg(x) [AS a], ... FOR col | (col, ...) IN (value [AS v], ...))`."""
+    keyword_span = c.advance().span
+    c.expect_symbol("(")
+    measures = [_select_item(c)]
+    while c.accept_symbol(","):
+        measures.append(_select_item(c))
+    c.expect_word("for")
+    axes = _column_refs(c)
+    c.expect_word("in")
+    c.expect_symbol("(")
+    values = []
+    if not c.at_symbol(")"):
+        values.append(_pivot_value(c))
+        while c.accept_symbol(","):
+            values.append(_pivot_value(c))
+    c.expect_symbol(")")
+    c.expect_symbol(")")
+    span = Span(start, c.previous_end)
+    items = tuple(item for item in measures if isinstance(item, ast.ExprItem))
+    if len(items) != len(measures):
+        c.report("Expected an aggregate call, not *, in PIVOT", span)
+        raise ParseAbort
+    return ast.Pivot(source, items, axes, tuple(values), None, (), keyword_span, span)
+
+
+def _unpivot(c: Cursor, source: ast.FromItem, start: int) -> ast.Unpivot:
+    """`UNPIVOT [INCLUDE | EXCLUDE NULLS] (m | (m, ...) FOR a | (a, ...) IN (col [AS
+    label] | (col, ...) [AS (label, ...)], ...))`."""
+    keyword_span = c.advance().span
+    include_nulls = False
+    if c.accept_word("include"):
+        c.expect_word("nulls")
+        include_nulls = True
+    elif c.accept_word("exclude"):
+        c.expect_word("nulls")
+    c.expect_symbol("(")
+    measures = _names(c)
+    c.expect_word("for")
+    axes = _names(c)
+    c.expect_word("in")
+    c.expect_symbol("(")
+    items = [_unpivot_item(c)]
+    while c.accept_symbol(","):
+        items.append(_unpivot_item(c))
+    c.expect_symbol(")")
+    c.expect_symbol(")")
+    span = Span(start, c.previous_end)
+    return ast.Unpivot(
+        source, include_nulls, measures, axes, tuple(items), None, (), keyword_span, span
     )
+
+
+def _unpivot_item(c: Cursor) -> ast.UnpivotItem:
+    start = c.current.start
+    columns = _column_refs(c)
+    labels: tuple[ast.Expr, ...] = ()
+    if c.accept_word("as"):
+        if c.accept_symbol("("):
+            parts = [expr_parser.parse_expr(c)]
+            while c.accept_symbol(","):
+                parts.append(expr_parser.parse_expr(c))
+            c.expect_symbol(")")
+            labels = tuple(parts)
+        else:
+            labels = (expr_parser.parse_expr(c),)
+    return ast.UnpivotItem(columns, labels, Span(start, c.previous_end))
+
+
+def _column_refs(c: Cursor) -> tuple[ast.ColumnRef, ...]:
+    """`col` or `(col, ...)`."""
+    if not c.accept_symbol("("):
+        return (expr_parser.parse_column_ref(c),)
+    refs = [expr_parser.parse_column_ref(c)]
+    while c.accept_symbol(","):
+        refs.append(expr_parser.parse_column_ref(c))
+    c.expect_symbol(")")
+    return tuple(refs)
+
+
+def _names(c: Cursor) -> tuple[ast.Identifier, ...]:
+    """`name` or `(name, ...)`."""
+    if c.at_symbol("("):
+        return identifier_list(c)
+    return (c.expect_identifier("a column name"),)
 
 
 def _pivot_value(c: Cursor) -> ast.PivotValue:

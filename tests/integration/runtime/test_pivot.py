@@ -1,6 +1,7 @@
 """PIVOT through steps: each value's measures follow inserts and deletes, a group
 whose rows hold none of the values still has its row (COUNT 0, SUM NULL), and a NULL
-value matches no row; over a stream, each hour's row comes once the hour is over."""
+value matches no row; over a stream, each hour's row comes once the hour is over.
+UNPIVOT: each row once per column, NULLs left out unless INCLUDE NULLS."""
 
 from pyspark.sql import SparkSession
 
@@ -12,6 +13,10 @@ CREATE VIEW by_job AS SELECT * FROM (SELECT deptno, job, sal FROM emp)
   PIVOT (SUM(sal) AS s, COUNT(*) AS n FOR job IN ('CLERK' AS clerk, 'MANAGER'));
 CREATE VIEW by_pair AS SELECT * FROM (SELECT deptno, job, sal FROM emp)
   PIVOT (MAX(sal) FOR (job, deptno) IN (('CLERK', 10) AS c10, ('MANAGER', 20), ('X', NULL) AS x));
+CREATE VIEW pay AS SELECT * FROM (SELECT ename, sal, deptno FROM emp)
+  UNPIVOT (amount FOR kind IN (sal AS 'salary', deptno AS 'dept'));
+CREATE VIEW pay_nulls AS SELECT * FROM (SELECT ename, deptno FROM emp)
+  UNPIVOT INCLUDE NULLS (amount FOR kind IN (deptno));
 CREATE STREAM trades (sym VARCHAR, px INT);
 CREATE VIEW hourly AS SELECT STREAM * FROM
   (SELECT STREAM FLOOR(rowtime TO HOUR) AS h, sym, px FROM trades)
@@ -63,5 +68,14 @@ def test_each_value_is_a_filtered_aggregate_of_the_group(spark: SparkSession) ->
     # Every column is read: one group of all rows; ('X', NULL) matches no row.
     assert after_insert["by_pair"] == [{"c10": 120, "'MANAGER'_20": 250, "x": None}]
     assert after_delete["by_pair"] == [{"c10": 100, "'MANAGER'_20": 250, "x": None}]
+    # UNPIVOT: a row per column, without the NULLs (f's deptno) unless INCLUDE NULLS
+    pay = sorted(after_delete["pay"], key=lambda r: (r["ename"], r["kind"]))
+    assert [r for r in pay if r["ename"] in ("a", "f")] == [
+        {"ename": "a", "kind": "dept", "amount": 10},
+        {"ename": "a", "kind": "salary", "amount": 100},
+        {"ename": "f", "kind": "salary", "amount": 1},
+    ]
+    assert len(after_insert["pay"]) == 11 and len(after_delete["pay"]) == 9  # b deleted
+    assert {"ename": "f", "kind": "deptno", "amount": None} in after_delete["pay_nulls"]
     assert after_insert["hourly"] == []  # the hour is not over
     assert after_delete["hourly"] == [{"h": "2020-01-01 10:00:00", "a": 4, "b": 2}]

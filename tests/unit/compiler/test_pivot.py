@@ -150,3 +150,67 @@ def test_wrong_pivots_are_errors(pivot: str, code: str, message: str) -> None:
 def test_pivot_is_still_a_name() -> None:
     columns = columns_of("SELECT pivot.empno FROM emp pivot")
     assert columns == [("empno", "INTEGER", False)]
+
+
+def test_unpivot_turns_columns_into_rows_of_a_label_and_a_value() -> None:
+    columns = columns_of(
+        "SELECT * FROM emp UNPIVOT (remuneration FOR remuneration_type "
+        "IN (comm AS 'commission', sal AS 'salary'))"
+    )
+    assert [name for name, _, _ in columns] == [
+        "empno",
+        "ename",
+        "job",
+        "mgr",
+        "hiredate",
+        "deptno",
+        "slacker",
+        "remuneration_type",
+        "remuneration",
+    ]
+    assert columns[-2:] == [
+        ("remuneration_type", "VARCHAR", False),
+        ("remuneration", "INTEGER", False),
+    ]
+    several = columns_of(
+        "SELECT * FROM (SELECT empno, sal, comm, mgr FROM emp) UNPIVOT INCLUDE NULLS "
+        "((m0, m1) FOR (a0, a1) IN ((sal, comm) AS ('x', 1), (comm, mgr) AS ('y', 2))) AS u"
+    )
+    assert several == [
+        ("empno", "INTEGER", False),
+        ("a0", "VARCHAR", False),
+        ("a1", "INTEGER", False),
+        ("m0", "INTEGER", False),  # sal and comm are NOT NULL
+        ("m1", "INTEGER", True),  # mgr is not
+    ]
+
+
+@pytest.mark.parametrize(
+    ("unpivot", "code", "message"),
+    [
+        (
+            "UNPIVOT (r FOR r IN (comm AS 'c', sal AS 's'))",
+            "SQL205",
+            "Duplicate column name 'r' in UNPIVOT",
+        ),
+        (
+            "UNPIVOT (r FOR t IN (comm AS 'c', ename AS 's'))",
+            "SQL206",
+            "UNPIVOT's measure 'r' has columns of types INTEGER and VARCHAR",
+        ),
+        (
+            "UNPIVOT (r FOR t IN (comm AS ('c', 1), sal))",
+            "SQL210",
+            "UNPIVOT's item has 2 labels, but FOR names 1 column",
+        ),
+        (
+            "UNPIVOT ((r, s) FOR t IN (comm AS 'c'))",
+            "SQL210",
+            "UNPIVOT's item has 1 column, but it names 2 measures",
+        ),
+        ("UNPIVOT (r FOR t IN (nosuch AS 'c'))", "SQL202", "Unknown column 'nosuch'"),
+    ],
+)
+def test_wrong_unpivots_are_errors(unpivot: str, code: str, message: str) -> None:
+    found = the_error(EMP + f"CREATE VIEW v AS SELECT * FROM emp {unpivot};")
+    assert found[0] == code and message in found[1], found

@@ -32,7 +32,7 @@ export function qualifierBefore(textBeforeCursor: string): string | null {
 const NOT_ALIASES = new Set([
   'WHERE', 'JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'CROSS', 'NATURAL', 'ON', 'USING', 'GROUP', 'ORDER',
   'HAVING', 'LIMIT', 'OFFSET', 'FETCH', 'UNION', 'INTERSECT', 'EXCEPT', 'WINDOW', 'AS', 'LATERAL', 'EMIT', 'FOR',
-  'PIVOT', 'APPLY',
+  'PIVOT', 'UNPIVOT', 'APPLY',
 ]);
 
 /** alias (lower-cased) → relation name, from `FROM rel [AS] alias` and `JOIN rel [AS] alias` in `sql`. */

@@ -18,3 +18,5 @@ CREATE VIEW below AS SELECT t.id, s.y FROM t CROSS APPLY (SELECT y FROM u WHERE 
 -- oracle below: SELECT t.id, s.y FROM t, LATERAL (SELECT y FROM u WHERE u.g = t.g AND u.y < t.x) s
 CREATE VIEW above_any AS SELECT t.id, s.g FROM t OUTER APPLY (SELECT g FROM u WHERE u.y > t.x + 3) s;
 -- oracle above_any: SELECT t.id, s.g FROM t LEFT JOIN LATERAL (SELECT g FROM u WHERE u.y > t.x + 3) s ON TRUE
+CREATE VIEW unpivoted AS SELECT * FROM t UNPIVOT (v FOR k IN (id AS 'id', x AS 'x'));
+-- oracle unpivoted: SELECT g, 'id' AS k, id AS v FROM t WHERE id IS NOT NULL UNION ALL SELECT g, 'x' AS k, x AS v FROM t WHERE x IS NOT NULL
