@@ -9,6 +9,7 @@ IN lists to `or(eq, ...)`, `||` to `concat`.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -17,6 +18,7 @@ from backend.compiler.diagnostics import Code, Diagnostic, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import aggregates, functions, literals, time_functions, types
 from backend.compiler.semantic.scope import Scope, ScopeEntry, resolve_column
+from backend.compiler.semantic.similar import similar_to_regex
 from backend.compiler.semantic.type_names import fixed_length, resolve_cast_type
 from backend.compiler.semantic.types import SqlType
 from backend.compiler.source import Span
@@ -660,7 +662,7 @@ def _like(expr: ast.Like, ctx: ExprContext, depth: int) -> plan.Expr | None:
     escape = None if expr.escape is None else bind_expr(expr.escape, ctx, depth)
     if operand is None or pattern is None or (expr.escape is not None and escape is None):
         return None
-    shown = "ILIKE" if expr.case_insensitive else "LIKE"
+    shown = "ILIKE" if expr.case_insensitive else "SIMILAR TO" if expr.similar else "LIKE"
     for side in (operand, pattern):
         if not (types.is_string(side.type) or types.is_null(side.type)):
             ctx.report(
@@ -669,6 +671,8 @@ def _like(expr: ast.Like, ctx: ExprContext, depth: int) -> plan.Expr | None:
                 side.span,
             )
             return None
+    if expr.similar:
+        return _similar(expr, operand, pattern, escape, ctx)
     if escape is not None and not _check_escape(escape, pattern, ctx):
         return None
     if expr.case_insensitive:  # both sides in lower case, and the escape character
@@ -686,6 +690,46 @@ def _like(expr: ast.Like, ctx: ExprContext, depth: int) -> plan.Expr | None:
     nullable = operand.nullable or pattern.nullable
     like = plan.Call("like", args, types.BOOLEAN, nullable, expr.span)
     return _negate(like) if expr.negated else like
+
+
+def _similar(
+    expr: ast.Like,
+    operand: plan.Expr,
+    pattern: plan.Expr,
+    escape: plan.Expr | None,
+    ctx: ExprContext,
+) -> plan.Expr | None:
+    """`s SIMILAR TO 'pattern'`: RLIKE of the pattern as a regular expression
+    (semantic/similar.py); the pattern and the escape are string literals."""
+    if types.is_null(pattern.type):
+        return plan.Literal(None, types.BOOLEAN, True, expr.span)
+    text = _string_value(pattern)
+    escape_text = None if escape is None else _string_value(escape)
+    written = pattern if text is None else escape if escape_text is None else None
+    if written is not None or text is None:
+        construct = "SIMILAR TO with a pattern or an escape that is not a string literal"
+        ctx.not_supported(construct, (written or pattern).span)
+        return None
+    try:
+        if escape_text is not None and len(escape_text) != 1:
+            raise ValueError(f"ESCAPE {escape_text!r} is not one character")
+        regex = similar_to_regex(text, escape_text)
+        re.compile(regex)
+    except (ValueError, re.error) as problem:
+        message = f"SIMILAR TO pattern {text!r} is not valid: {problem}"
+        ctx.report(Code.INVALID_LITERAL, message, pattern.span)
+        return None
+    regex_literal = plan.Literal(regex, types.VARCHAR, False, pattern.span)
+    nullable = operand.nullable
+    matches = plan.Call("rlike", (operand, regex_literal), types.BOOLEAN, nullable, expr.span)
+    return _negate(matches) if expr.negated else matches
+
+
+def _string_value(expr: plan.Expr) -> str | None:
+    """The text of a string literal; None for another expression."""
+    if isinstance(expr, plan.Literal) and isinstance(expr.value, str):
+        return expr.value
+    return None
 
 
 def _check_escape(escape: plan.Expr, pattern: plan.Expr, ctx: ExprContext) -> bool:

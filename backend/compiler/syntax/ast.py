@@ -202,6 +202,7 @@ class Like:
     negated: bool
     span: Span
     case_insensitive: bool = False  # ILIKE
+    similar: bool = False  # SIMILAR TO (semantic/similar.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,8 @@ _WORD_PRECEDENCE = {
     "like": MEMBERSHIP,
     "ilike": MEMBERSHIP,
     "rlike": MEMBERSHIP,  # x RLIKE pattern is RLIKE(x, pattern) (Feldera, Spark)
-    "not": MEMBERSHIP,  # only as NOT BETWEEN / NOT IN / NOT [I|R]LIKE, see _infix
+    "similar": MEMBERSHIP,  # only as SIMILAR TO, see _infix
+    "not": MEMBERSHIP,  # only as NOT BETWEEN / NOT IN / NOT [I|R]LIKE / NOT SIMILAR, see _infix
 }
 
 INTERVAL_UNITS = {
@@ -160,9 +161,11 @@ def _infix(c: Cursor, left: ast.Expr, min_precedence: int) -> ast.Expr | None:
         following = c.peek()
         if token.value == "not" and not (
             following.kind is TokenKind.WORD
-            and following.value in ("between", "in", "like", "ilike", "rlike")
+            and following.value in ("between", "in", "like", "ilike", "rlike", "similar")
         ):
             return None  # a NOT here starts no infix operator: let the caller decide
+        if token.value == "similar" and not following.is_word("to"):
+            return None  # a name (an alias), not SIMILAR TO
     else:
         return None
     if token.value in PERIOD_PREDICATES and _is_period(left) and min_precedence <= COMPARISON:
@@ -257,12 +260,15 @@ def _membership(c: Cursor, left: ast.Expr) -> ast.Expr:
         span = Span(start, c.previous_end)
         call = ast.FunctionCall(name, (left, pattern), False, False, None, None, span)
         return ast.UnaryOp("not", call, span) if negated else call
-    for word in ("like", "ilike"):
-        if c.accept_word(word):
+    for words in (("like",), ("ilike",), ("similar", "to")):
+        if c.accept_words(*words):
             pattern = parse_expr(c, CONCAT)
             escape = parse_expr(c, CONCAT) if c.accept_word("escape") else None
             span = Span(start, c.previous_end)
-            return ast.Like(left, pattern, escape, negated, span, word == "ilike")
+            kind = words[0]
+            return ast.Like(
+                left, pattern, escape, negated, span, kind == "ilike", kind == "similar"
+            )
     c.expect_word("in")
     c.expect_symbol("(")
     if c.at_word(*_QUERY_START):

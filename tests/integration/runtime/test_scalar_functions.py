@@ -418,3 +418,27 @@ def test_round_and_truncate_to_a_column_s_number_of_places(spark: SparkSession) 
         2: ("-1234.570", "-1234.560", "-1234.560", -1234.57, -1234.56, -1255, 987654321987),
         5: ("-1234.565", "-1234.565", "-1234.565", -1234.565, -1234.565, -1255, 987654321987),
     }
+
+
+def test_similar_to_matches_whole_strings_with_sql_and_regex_operators(
+    spark: SparkSession,
+) -> None:
+    program = """
+        CREATE TABLE t (s VARCHAR);
+        CREATE VIEW v AS SELECT s, s SIMILAR TO '%(b|d)%' AS bd, s NOT SIMILAR TO 'a_c' AS not_abc,
+            s SIMILAR TO 'a.c' AS dot, s SIMILAR TO '[0-9]{2}#%' ESCAPE '#' AS pct,
+            s SIMILAR TO '(ab)+' AS rep FROM t;"""
+    found = {}
+    for s in ("abc", "a.c", "xdx", "12%", "ababab", "a\nb", None):
+        [change] = changes_of_one_row(spark, program, {"s": s})["v"]
+        row = change["insert"]
+        found[s] = (row["bd"], row["not_abc"], row["dot"], row["pct"], row["rep"])
+    assert found == {
+        "abc": (True, False, False, False, False),
+        "a.c": (False, False, True, False, False),  # `.` stands for itself
+        "xdx": (True, True, False, False, False),
+        "12%": (False, True, False, True, False),
+        "ababab": (True, True, False, False, True),
+        "a\nb": (True, True, False, False, False),  # `%` spans lines
+        None: (None,) * 5,
+    }

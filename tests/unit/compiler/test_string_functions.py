@@ -249,3 +249,31 @@ def test_text_in_arithmetic_with_a_number_is_cast_to_the_number_s_type() -> None
     }
     assert exprs[1]["args"][0]["type"] == "DECIMAL(38,19)"  # the widest DECIMAL
     assert exprs[2]["args"][0]["type"] == "DOUBLE"
+
+
+def test_similar_to_is_rlike_of_its_pattern_as_a_whole_string_regex() -> None:
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT s SIMILAR TO '%(b|d).x' AS a, "
+        "s NOT SIMILAR TO '1#%' ESCAPE '#' AS b, s similar FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = result.to_json()["plan"]["views"]
+    first, second, _ = view["query"]["exprs"]
+    assert first["function"] == "rlike"
+    assert first["args"][1]["value"] == "(?s)^(?:.*(b|d)\\.x)$"  # `.` stands for itself
+    assert second["function"] == "not"
+    assert second["args"][0]["args"][1]["value"] == "(?s)^(?:1\\%)$"
+    assert _columns("SELECT s SIMILAR TO NULL AS n FROM t") == {"n": ("BOOLEAN", True)}
+
+
+def test_wrong_similar_to_patterns_are_errors() -> None:
+    assert _errors("SELECT s SIMILAR TO '[ab' AS a FROM t") == [
+        ("SQL209", "SIMILAR TO pattern '[ab' is not valid: a '[' is not closed")
+    ]
+    assert _errors("SELECT s SIMILAR TO s AS a FROM t")[0][1] == (
+        "Not supported yet: SIMILAR TO with a pattern or an escape that is not a string literal"
+    )
+    assert _errors("SELECT s SIMILAR TO 'a' ESCAPE '##' AS a FROM t")[0][0] == "SQL209"
+    assert _errors("SELECT n SIMILAR TO 'a' AS a FROM t")[0][1] == (
+        "SIMILAR TO expects VARCHAR operands, found INTEGER"
+    )
