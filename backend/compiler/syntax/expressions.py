@@ -18,7 +18,7 @@ from typing import Literal
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 from backend.compiler.syntax import queries as query_parser
-from backend.compiler.syntax.cursor import Cursor, is_identifier
+from backend.compiler.syntax.cursor import Cursor, ParseAbort, is_identifier
 from backend.compiler.syntax.tokens import Token, TokenKind
 
 OR, AND, NOT, IS, COMPARISON, MEMBERSHIP, CONCAT, ADDITIVE, MULTIPLICATIVE, UNARY = range(1, 11)
@@ -340,6 +340,72 @@ def _unescaped(text: str) -> str:
     return _ESCAPE.sub(replaced, text)
 
 
+def _unique(c: Cursor, token: Token) -> ast.Expr:
+    """`UNIQUE (query)` (the SQL standard's, Calcite's, Feldera's): whether no two rows of
+    the query without NULLs are equal. Written as Calcite rewrites it: NOT EXISTS of the
+    query's rows without NULLs grouped, the groups of more than one row."""
+    c.advance()
+    c.expect_symbol("(")
+    query = query_parser.parse_query(c)
+    c.expect_symbol(")")
+    span = Span(token.start, c.previous_end)
+    width = _width(query)
+    if width is None:
+        c.report("UNIQUE of a query with *: name its columns", span)
+        raise ParseAbort
+    names = tuple(ast.Identifier(f"unique${i + 1}", True, span) for i in range(width))
+    rows = ast.DerivedTable(query, False, ast.Identifier("unique$rows", True, span), names, span)
+    refs = tuple(ast.ColumnRef((name,), span) for name in names)
+    not_null: ast.Expr | None = None
+    for ref in refs:
+        part = ast.IsNull(ref, True, span)
+        not_null = part if not_null is None else ast.BinaryOp("and", not_null, part, span, span)
+    count = ast.FunctionCall(
+        ast.Identifier("count", False, span), (), False, True, None, None, span
+    )
+    several = ast.BinaryOp(">", count, ast.NumberLiteral("1", "integer", span), span, span)
+    one = (ast.ExprItem(ast.NumberLiteral("1", "integer", span), None, span),)
+    groups = ast.Select(
+        False,
+        None,
+        one,
+        (rows,),
+        not_null,
+        ast.Clause(refs, span),
+        ast.Clause((several,), span),
+        (),
+        None,
+        None,
+        span,
+    )
+    repeated = ast.DerivedTable(
+        ast.Query((), None, groups, (), None, None, span),
+        False,
+        ast.Identifier("unique$repeated", True, span),
+        (),
+        span,
+    )
+    exists = ast.Select(False, None, one, (repeated,), None, None, None, (), None, None, span)
+    found = ast.Exists(ast.Query((), None, exists, (), None, None, span), span)
+    return ast.UnaryOp("not", found, span)
+
+
+def _width(query: ast.QueryBody) -> int | None:
+    """The number of columns of a query, by its text; None where `*` hides it."""
+    match query:
+        case ast.Query():
+            return _width(query.body)
+        case ast.SetOperation():
+            return _width(query.left)
+        case ast.Values():
+            return len(query.rows[0]) if query.rows else None
+        case ast.Select():
+            if any(isinstance(item, ast.StarItem) for item in query.items):
+                return None
+            return len(query.items)
+    return None
+
+
 def _binary_literal(c: Cursor, token: Token) -> ast.TypedLiteral:
     """`x'45F0AB'`, and a literal of parts: `x'AB' 'CD'` (strings after the first part)."""
     c.advance()
@@ -368,6 +434,8 @@ def _keyword_expression(c: Cursor, token: Token) -> ast.Expr | None:
         query = query_parser.parse_query(c)
         c.expect_symbol(")")
         return ast.Exists(query, Span(token.start, c.previous_end))
+    if word == "unique" and following.is_symbol("(") and c.peek(2).value in _QUERY_START:
+        return _unique(c, token)
     if word == "x" and following.kind is TokenKind.STRING and following.start == token.end:
         return _binary_literal(c, token)
     if word == "e" and following.kind is TokenKind.STRING and following.start == token.end:

@@ -70,3 +70,35 @@ def test_a_second_row_fails_the_step(spark: SparkSession) -> None:
     ]
     with pytest.raises(ReplayStepError, match=r"a scalar subquery of more than one row"):
         contents_after_steps(spark, PROGRAM, steps)
+
+
+def test_unique_is_whether_no_two_rows_without_nulls_are_equal(spark: SparkSession) -> None:
+    program = """
+        CREATE TABLE t (a INT, b VARCHAR);
+        CREATE TABLE u (k INT);
+        CREATE VIEW v AS SELECT k, UNIQUE (SELECT a, b FROM t) AS pairs,
+            UNIQUE (SELECT a FROM t WHERE a > 1) AS none FROM u;
+        CREATE VIEW w AS SELECT k FROM u WHERE UNIQUE (SELECT a FROM t);
+        CREATE VIEW x AS SELECT k FROM u WHERE NOT UNIQUE (VALUES (1), (1));
+    """
+    rows = [
+        {"a": 1, "b": "x"},
+        {"a": 1, "b": "y"},
+        {"a": None, "b": "z"},  # equal rows with a NULL are not duplicates
+        {"a": None, "b": "z"},
+    ]
+    first, second, third = contents_after_steps(
+        spark,
+        program,
+        [
+            {"u": [{"insert": {"k": 1}}], "t": [{"insert": row} for row in rows]},
+            {"t": [{"insert": rows[0]}]},
+            {"t": [{"delete": rows[0]}, {"delete": rows[1]}]},
+        ],
+    )
+    assert first["v"] == [{"k": 1, "none": True, "pairs": True}]
+    assert first["w"] == []  # a is 1 twice
+    assert first["x"] == [{"k": 1}]
+    assert second["v"] == [{"k": 1, "none": True, "pairs": False}]
+    assert third["v"] == [{"k": 1, "none": True, "pairs": True}]
+    assert third["w"] == [{"k": 1}]

@@ -128,3 +128,21 @@ def test_a_comparison_as_a_value_reads_a_summary_of_the_subquery() -> None:
     assert [a["function"] for a in summary["aggregates"]] == ["count_star", "count"]
     [left] = [j for j in plan_nodes(query, "join") if j["kind"] == "left"]
     assert left["right"]["op"] == "distinct"
+
+
+def test_unique_is_not_exists_of_repeated_rows_without_nulls() -> None:
+    result = compile_program(
+        DDL + "CREATE VIEW v AS SELECT id, UNIQUE (SELECT y, s FROM u) AS distinct_rows FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = result.to_json()["plan"]["views"]
+    counts = [
+        call["function"]
+        for aggregate in plan_nodes(view["query"], "aggregate")
+        for call in aggregate["aggregates"]
+    ]
+    assert counts == ["count_star", "count_star"]  # the rows of each (y, s); groups of several
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT id FROM t WHERE UNIQUE (SELECT * FROM u);") == [
+        ("SQL101", "UNIQUE of a query with *: name its columns")
+    ]
+    assert errors_of(DDL + "CREATE VIEW v AS SELECT unique FROM (SELECT 1 AS unique) AS q;") == []
