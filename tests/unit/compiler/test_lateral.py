@@ -141,3 +141,16 @@ def test_an_uncorrelated_lateral_subquery_is_a_subquery() -> None:
 def test_what_a_lateral_subquery_cannot_be(from_: str, code: str, message: str) -> None:
     found = the_error(DDL + f"CREATE VIEW v AS SELECT d.dname FROM {from_};")
     assert found[0] == code and message in found[1], found
+
+
+def test_apply_takes_table_functions_too() -> None:
+    result = compile_program(
+        "CREATE TABLE t (k INT, a INT ARRAY);\n"
+        "CREATE VIEW inner_rows AS SELECT t.k, x.v FROM t CROSS APPLY UNNEST(t.a) AS x(v);\n"
+        "CREATE VIEW outer_rows AS SELECT t.k, x.v FROM t OUTER APPLY UNNEST(t.a) AS x(v);"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    inner, outer = result.to_json()["plan"]["views"]
+    [unnest] = plan_nodes(inner["query"], "unnest")
+    [kept] = plan_nodes(outer["query"], "unnest")
+    assert (bool(unnest.get("outer")), kept.get("outer")) == (False, True)  # OUTER keeps []
