@@ -496,7 +496,7 @@ def _at_pivot(c: Cursor) -> bool:
         return (
             c.peek().is_word("include")
             or c.peek().is_word("exclude")
-            or (c.peek().is_symbol("(") and _unpivot_list_follows(c))
+            or (c.peek().is_symbol("(") and _group_holds(c, 1, lambda t: t.is_word("for")))
         )
     return (
         c.at_word("pivot")
@@ -506,17 +506,18 @@ def _at_pivot(c: Cursor) -> bool:
     )
 
 
-def _unpivot_list_follows(c: Cursor) -> bool:
-    """Whether the `(` after UNPIVOT holds a FOR at its depth (UNPIVOT's, not a column list)."""
+def _group_holds(c: Cursor, at: int, wanted: Callable[[Token], bool]) -> bool:
+    """Whether the parentheses opening `at` tokens after the cursor hold, at their own
+    depth, a token that is `wanted`."""
     depth = 0
-    for token in c.tokens[c.pos + 1 :]:
+    for token in c.tokens[c.pos + at :]:
         if token.is_symbol("("):
             depth += 1
         elif token.is_symbol(")"):
             depth -= 1
             if depth == 0:
                 return False
-        elif depth == 1 and token.is_word("for"):
+        elif depth == 1 and wanted(token):
             return True
         if token.kind is TokenKind.EOF:
             return False
@@ -625,7 +626,8 @@ def _pivot_value(c: Cursor) -> ast.PivotValue:
     """`expr [AS name]` or `(expr, ...) [AS name]`: without a name, the value is named by
     its text as written (its parts joined by `_`), as Calcite names it."""
     start, first_token = c.current.start, c.pos
-    tuple_ = c.at_symbol("(") and _pivot_tuple(c)
+    # a tuple of values: a comma in the parentheses
+    tuple_ = c.at_symbol("(") and _group_holds(c, 0, lambda t: t.is_symbol(","))
     if tuple_:
         c.advance()
     exprs, texts = [], []
@@ -641,23 +643,6 @@ def _pivot_value(c: Cursor) -> ast.PivotValue:
     alias = _alias(c)
     name = alias.value if alias is not None else "_".join(texts)
     return ast.PivotValue(tuple(exprs), name, written, Span(start, c.previous_end))
-
-
-def _pivot_tuple(c: Cursor) -> bool:
-    """Whether the `(` at the cursor opens a tuple of values: a comma at its depth."""
-    depth = 0
-    for token in c.tokens[c.pos :]:
-        if token.is_symbol("("):
-            depth += 1
-        elif token.is_symbol(")"):
-            depth -= 1
-            if depth == 0:
-                return False
-        elif depth == 1 and token.is_symbol(","):
-            return True
-        if token.kind is TokenKind.EOF:
-            return False
-    return False
 
 
 def _written(tokens: tuple[Token, ...]) -> str:
