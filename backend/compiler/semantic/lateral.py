@@ -32,6 +32,7 @@ from backend.compiler.semantic.correlation import all_of, syntax_nodes
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.scalar_subqueries import (
+    Correlation,
     correlation_of,
     has_aggregates,
     hint_unknown_names,
@@ -80,7 +81,7 @@ def bind_lateral(
 ) -> plan.Rel | PendingLateral | None:
     """The subquery of `item`, over the items left of it (named by `left`)."""
     query = item.query
-    correlation = correlation_of(query, len(left.columns), left, env, bind_from)
+    correlation = correlation_of(query, len(left.columns), left, env, bind_from, ordered=True)
     if correlation is None:  # names none of the left's columns (else reported as unknown)
         mark = len(env.diagnostics)
         bound = bind_query(query, env)
@@ -88,9 +89,6 @@ def bind_lateral(
         return None if bound is None else bound[0]
     body = query.body
     assert isinstance(body, ast.Select)  # correlation_of takes nothing else
-    if query.limit is not None:
-        env.not_supported("LIMIT in a correlated LATERAL subquery", query.limit.span)
-        return None
     windowed = next(
         (
             node
@@ -140,6 +138,12 @@ def bind_lateral(
             body.group_by.span if body.group_by else group_span,
         )
     )
+    if query.limit is not None:
+        top = _top_rows(query, correlation, aggregated, body, env)
+        if top is None:
+            return None
+        body = replace(body, qualify=top)
+    query = replace(query, order_by=(), order_by_span=None, limit=None)  # each left row's
     from_columns = (ast.StarItem(None, body.span),) if correlation.others else ()
     rewritten = replace(
         body,
@@ -156,6 +160,60 @@ def bind_lateral(
     if not correlation.others:
         return lateral
     return _with_conditions(lateral, correlation.others, body.from_, left, env, bind_from)
+
+
+def _top_rows(
+    query: ast.Query,
+    correlation: Correlation,
+    aggregated: bool,
+    body: ast.Select,
+    env: Environment,
+) -> ast.Expr | None:
+    """LIMIT n [OFFSET m] of a correlated LATERAL subquery, each left row's first rows in
+    its ORDER BY: QUALIFY ROW_NUMBER() OVER (PARTITION BY its keys ORDER BY ...) in
+    (m, m + n]."""
+    limit = query.limit
+    assert limit is not None
+    refused = (
+        "LIMIT in a correlated LATERAL subquery with aggregates, DISTINCT, QUALIFY or "
+        "relations to the items left of it other than equalities"
+        if aggregated or body.distinct or body.qualify or correlation.others
+        else None
+    )
+    if refused is not None:
+        env.not_supported(refused, limit.span)
+        return None
+    count = None if limit.count is None else _whole_number(limit.count)
+    offset = 0 if limit.offset is None else _whole_number(limit.offset)
+    if (limit.count is not None and count is None) or offset is None:
+        env.not_supported(
+            "LIMIT or OFFSET of a correlated LATERAL subquery that is not a number", limit.span
+        )
+        return None
+    span = limit.span
+    number = ast.FunctionCall(
+        ast.Identifier("row_number", False, span),
+        (),
+        False,
+        False,
+        None,
+        ast.WindowSpec(None, correlation.inner, query.order_by, None, span),
+        span,
+    )
+    first = ast.BinaryOp(">", number, ast.NumberLiteral(str(offset), "integer", span), span, span)
+    if count is None:  # OFFSET alone
+        return first
+    last = ast.BinaryOp(
+        "<=", number, ast.NumberLiteral(str(offset + count), "integer", span), span, span
+    )
+    return ast.BinaryOp("and", first, last, span, span)
+
+
+def _whole_number(part: ast.Expr) -> int | None:
+    """A LIMIT's or OFFSET's number; None for another expression."""
+    if isinstance(part, ast.NumberLiteral) and part.kind == "integer":
+        return int(part.text)
+    return None
 
 
 def _with_conditions(

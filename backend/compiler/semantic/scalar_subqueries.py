@@ -274,17 +274,21 @@ class Correlation:
 
 
 def correlation_of(
-    query: ast.Query, width: int, scope: Scope, env: Environment, bind_from: BindFrom
+    query: ast.Query,
+    width: int,
+    scope: Scope,
+    env: Environment,
+    bind_from: BindFrom,
+    ordered: bool = False,
 ) -> Correlation | None:
     """How `query` names the outer row's columns (`scope`, of `width` columns); None if
     it names none (or is not of the form `SELECT e FROM ... WHERE ...` whose WHERE
-    could)."""
+    could). `ordered`: the query may have ORDER BY and LIMIT (a LATERAL subquery's)."""
     body = query.body
     if not (
         isinstance(body, ast.Select)
         and not query.with_
-        and not query.order_by
-        and _no_limit(query.limit)
+        and (ordered or (not query.order_by and _no_limit(query.limit)))
         and body.from_
         and body.where is not None
         and (body.group_by is None or not body.group_by.distinct)

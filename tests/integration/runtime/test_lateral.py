@@ -1,6 +1,6 @@
 """LATERAL subqueries, CROSS APPLY and OUTER APPLY through steps: each left row with the
-subquery's rows for it (related by equalities, and by other conditions), following
-inserts and deletes on both sides; an aggregate has a
+subquery's rows for it (related by equalities, and by other conditions; its first rows
+with ORDER BY and LIMIT), following inserts and deletes on both sides; an aggregate has a
 row for a left row that no row matches (COUNT 0, SUM NULL). DuckDB checks the same
 views on random changes in the oracle corpus (corpus/50_lateral_and_pivot.sql)."""
 
@@ -21,6 +21,10 @@ CREATE VIEW by_sal AS SELECT d.dname, s.sal, s.c FROM dept d CROSS JOIN LATERAL
   (SELECT sal, COUNT(*) AS c FROM emp WHERE emp.deptno = d.deptno GROUP BY sal) AS s;
 CREATE VIEW not_bob AS SELECT d.dname, x.y FROM dept d
   LEFT JOIN LATERAL (SELECT name AS y FROM emp WHERE d.deptno = emp.deptno) AS x ON x.y <> 'bob';
+CREATE VIEW top_two AS SELECT d.dname, e.name, e.sal FROM dept d
+  CROSS APPLY (SELECT name, sal FROM emp WHERE emp.deptno = d.deptno ORDER BY sal DESC LIMIT 2) e;
+CREATE VIEW second AS SELECT d.dname, e.sal FROM dept d LEFT JOIN LATERAL
+  (SELECT sal FROM emp WHERE emp.deptno = d.deptno ORDER BY sal DESC LIMIT 1 OFFSET 1) e ON TRUE;
 CREATE VIEW above_floor AS SELECT d.dname, e.name FROM dept d
   OUTER APPLY (SELECT name FROM emp WHERE emp.deptno = d.deptno AND emp.sal > d.deptno * 5) e;
 """
@@ -71,6 +75,20 @@ def test_each_left_row_with_the_subquerys_rows_for_it(spark: SparkSession) -> No
         {"dname": "A", "sal": 100, "c": 2},
     ]
     assert [r["y"] for r in second["not_bob"]] == ["amy", "dan", None, None]
+    assert first["top_two"] == [
+        {"dname": "A", "name": "amy", "sal": 5},
+        {"dname": "A", "name": "bob", "sal": 100},
+        {"dname": "B", "name": "cat", "sal": 100},
+    ]
+    assert second["top_two"] == [  # dan (100) came, amy (5) is third
+        {"dname": "A", "name": "bob", "sal": 100},
+        {"dname": "A", "name": "dan", "sal": 100},
+    ]
+    assert second["second"] == [
+        {"dname": "A", "sal": 100},
+        {"dname": "B", "sal": None},  # cat left: no second
+        {"dname": "N", "sal": None},
+    ]
     assert second["above_floor"] == [  # sal > 50 in A, > 100 in B
         {"dname": "A", "name": "bob"},
         {"dname": "A", "name": "dan"},

@@ -87,6 +87,22 @@ def test_other_relations_to_the_left_are_conditions_of_the_join() -> None:
     assert columns == [("dname", "VARCHAR", False), ("name", "VARCHAR", True)]
 
 
+def test_limit_keeps_each_left_rows_first_rows() -> None:
+    plan, columns = compiled(
+        "SELECT d.dname, e.name FROM dept d CROSS APPLY (SELECT name FROM emp "
+        "WHERE emp.deptno = d.deptno ORDER BY sal DESC LIMIT 2 OFFSET 1) e"
+    )
+    [window] = plan_nodes(plan, "window")
+    [number] = window["calls"]
+    assert number["function"] == "row_number"
+    assert [p["index"] for p in number["partition"]] == [1]  # emp.deptno, the key
+    assert number["order"][0]["descending"] is True  # sal DESC
+    [kept] = [f for f in plan_nodes(plan, "filter") if f["condition"]["function"] == "and"]
+    bounds = [arg["args"][1]["value"] for arg in kept["condition"]["args"]]
+    assert bounds == [1, 3]  # the 2nd and 3rd rows: row_number > 1 and <= 3
+    assert columns == [("dname", "VARCHAR", False), ("name", "VARCHAR", True)]
+
+
 def test_an_uncorrelated_lateral_subquery_is_a_subquery() -> None:
     plan, columns = compiled("SELECT * FROM dept d, LATERAL (SELECT 1 AS one) t")
     assert [j["kind"] for j in plan_nodes(plan, "join")] == ["inner"]
@@ -109,9 +125,16 @@ def test_an_uncorrelated_lateral_subquery_is_a_subquery() -> None:
             "No table or alias named 'd'",
         ),
         (
-            "dept d CROSS APPLY (SELECT name FROM emp WHERE emp.deptno = d.deptno LIMIT 1) e",
+            "dept d CROSS APPLY (SELECT COUNT(*) AS n FROM emp WHERE emp.deptno = d.deptno "
+            "GROUP BY sal LIMIT 1) e",
             "SQL401",
-            "LIMIT in a correlated LATERAL subquery",
+            "LIMIT in a correlated LATERAL subquery with aggregates",
+        ),
+        (
+            "dept d CROSS APPLY (SELECT name FROM emp WHERE emp.deptno = d.deptno "
+            "LIMIT d.deptno) e",
+            "SQL401",
+            "LIMIT or OFFSET of a correlated LATERAL subquery that is not a number",
         ),
         (
             "dept d CROSS APPLY (SELECT ROW_NUMBER() OVER (ORDER BY sal) AS r FROM emp "

@@ -20,3 +20,7 @@ CREATE VIEW above_any AS SELECT t.id, s.g FROM t OUTER APPLY (SELECT g FROM u WH
 -- oracle above_any: SELECT t.id, s.g FROM t LEFT JOIN LATERAL (SELECT g FROM u WHERE u.y > t.x + 3) s ON TRUE
 CREATE VIEW unpivoted AS SELECT * FROM t UNPIVOT (v FOR k IN (id AS 'id', x AS 'x'));
 -- oracle unpivoted: SELECT g, 'id' AS k, id AS v FROM t WHERE id IS NOT NULL UNION ALL SELECT g, 'x' AS k, x AS v FROM t WHERE x IS NOT NULL
+CREATE VIEW top_two AS SELECT t.id, s.y FROM t CROSS APPLY (SELECT y FROM u WHERE u.g = t.g ORDER BY y DESC NULLS LAST LIMIT 2) s;
+-- oracle top_two: SELECT t.id, s.y FROM t, LATERAL (SELECT y FROM u WHERE u.g = t.g ORDER BY y DESC NULLS LAST LIMIT 2) s
+CREATE VIEW second_least AS SELECT t.id, s.y FROM t OUTER APPLY (SELECT y FROM u WHERE u.g = t.g ORDER BY y NULLS LAST LIMIT 1 OFFSET 1) s;
+-- oracle second_least: SELECT t.id, s.y FROM t LEFT JOIN LATERAL (SELECT y FROM u WHERE u.g = t.g ORDER BY y NULLS LAST LIMIT 1 OFFSET 1) s ON TRUE
