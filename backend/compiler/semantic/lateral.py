@@ -19,7 +19,9 @@ groups of its own rows. An aggregate without GROUP BY has one row for each row o
 
 A subquery without aggregates or DISTINCT may relate its rows to `a`'s otherwise too
 (`b.y < a.x`): those parts of its WHERE become conditions of the join, over the
-columns of its FROM, kept as more hidden columns after the keys.
+columns of its FROM, kept as more hidden columns after the keys. Its select list may
+name `a`'s columns too (`a.x || b.y`): then its rows are its keys and its FROM's
+columns, and its own columns are computed over the joined row.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.scalar_subqueries import (
     Correlation,
+    column_name,
     correlation_of,
     has_aggregates,
     hint_unknown_names,
@@ -45,8 +48,8 @@ from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
 HINT = (
-    "a LATERAL subquery names the columns of the items left of it only in its WHERE, "
-    "in equalities (inner = outer) joined by AND"
+    "a LATERAL subquery names the columns of the items left of it in its WHERE, and in "
+    "its select list when it has no aggregate or DISTINCT"
 )
 
 
@@ -60,13 +63,23 @@ class PendingLateral:
     counts: frozenset[int]  # its bare COUNTs, when `always_one`: 0 where no row matches
     always_one: bool  # an aggregate without GROUP BY: a row for every row left of it
     span: Span
-    hidden: int = 0  # the columns of its FROM that `conditions` read
+    hidden: int = 0  # the columns of its FROM that `conditions` or `items` read
     conditions: tuple[plan.Expr, ...] = ()  # over the left's row, then `rows`'
+    # Its own columns when its select list names the left's columns: computed over the
+    # left's row, then `rows` (which then are its keys and its FROM's columns only)
+    items: tuple[tuple[str, plan.Expr], ...] = ()
+
+    @property
+    def own(self) -> int:
+        """How many of `rows`' columns are the subquery's own (before its keys)."""
+        return len(self.rows.columns) - len(self.outer) - self.hidden
 
     @property
     def columns(self) -> tuple[plan.Field, ...]:
         """The subquery's own columns (not its keys)."""
-        visible = self.rows.columns[: len(self.rows.columns) - len(self.outer) - self.hidden]
+        if self.items:
+            return tuple(plan.Field(name, expr.type, True) for name, expr in self.items)
+        visible = self.rows.columns[: self.own]
         if not self.always_one:
             return visible
         return tuple(replace(f, nullable=i not in self.counts) for i, f in enumerate(visible))
@@ -125,6 +138,14 @@ def bind_lateral(
         for index, i in enumerate(body.items)
         if always_one and isinstance(i, ast.ExprItem) and is_count(i.expr)
     )
+    outer_items = _names_the_left(body, left, env, bind_from)
+    if outer_items and (aggregated or body.distinct or not _all_expressions(body.items)):
+        env.not_supported(
+            "a LATERAL subquery with aggregates, DISTINCT or * whose select list names "
+            "the items left of it",
+            body.span,
+        )
+        return None
     keys = tuple(
         ast.ExprItem(inner, ast.Identifier(f"key${i}", True, inner.span), inner.span)
         for i, inner in enumerate(correlation.inner)
@@ -144,10 +165,11 @@ def bind_lateral(
             return None
         body = replace(body, qualify=top)
     query = replace(query, order_by=(), order_by_span=None, limit=None)  # each left row's
-    from_columns = (ast.StarItem(None, body.span),) if correlation.others else ()
+    from_columns = (ast.StarItem(None, body.span),) if correlation.others or outer_items else ()
+    own_items = () if outer_items else body.items
     rewritten = replace(
         body,
-        items=(*body.items, *keys, *from_columns),
+        items=(*own_items, *keys, *from_columns),
         where=written_conjunction(correlation.rest),
         group_by=group_by,
     )
@@ -157,9 +179,42 @@ def bind_lateral(
     if bound is None:
         return None
     lateral = PendingLateral(bound[0], correlation.outer, counts, always_one, item.span)
-    if not correlation.others:
+    if not from_columns:
         return lateral
-    return _with_conditions(lateral, correlation.others, body.from_, left, env, bind_from)
+    items = [i for i in body.items if isinstance(i, ast.ExprItem)] if outer_items else []
+    bound_parts = _over_the_join(
+        lateral, (*correlation.others, *(i.expr for i in items)), body.from_, left, env, bind_from
+    )
+    if bound_parts is None:
+        return None
+    hidden, parts = bound_parts
+    conditions = parts[: len(correlation.others)]
+    names = [column_name(i, index) for index, i in enumerate(items)]
+    own = tuple(zip(names, parts[len(correlation.others) :], strict=True))
+    return replace(lateral, hidden=hidden, conditions=conditions, items=own)
+
+
+def _names_the_left(body: ast.Select, left: Scope, env: Environment, bind_from: BindFrom) -> bool:
+    """Whether an item of the select list names a column of the items left of it (binds
+    with them, not without)."""
+    trial = replace(env, diagnostics=[])
+    inner_scope, inner = bind_from(body.from_, trial)
+    if inner is None:
+        return False
+    for written in body.items:
+        if not isinstance(written, ast.ExprItem):
+            continue
+        alone = ExprContext(inner_scope, [], trial.suggestions, functions=trial)
+        if bind_expr(written.expr, alone) is not None:
+            continue
+        joined = ExprContext(inner_scope, [], trial.suggestions, outer=left, functions=trial)
+        if bind_expr(written.expr, joined) is not None:
+            return True
+    return False
+
+
+def _all_expressions(items: tuple[ast.SelectItem, ...]) -> bool:
+    return all(isinstance(i, ast.ExprItem) for i in items)
 
 
 def _top_rows(
@@ -216,35 +271,49 @@ def _whole_number(part: ast.Expr) -> int | None:
     return None
 
 
-def _with_conditions(
+def _over_the_join(
     lateral: PendingLateral,
     parts: tuple[ast.Expr, ...],
     from_: tuple[ast.FromItem, ...],
     left: Scope,
     env: Environment,
     bind_from: BindFrom,
-) -> PendingLateral | None:
-    """`lateral` with `parts` of its WHERE as conditions of its join, bound over the join's
-    row: the left's columns, then the subquery's, its keys and its FROM's (the `*` last
-    in its rows)."""
+) -> tuple[int, tuple[plan.Expr, ...]] | None:
+    """`parts` (conditions of the join, select items) bound over the join's row: the
+    left's columns, then the subquery's rows, whose last columns (the `*`) are its
+    FROM's, as many as the number returned. Those columns may be NULL: an outer join's."""
     inner_scope, inner = bind_from(from_, replace(env, diagnostics=[]))  # bound already
     if inner is None:
         return None
     if any(entry.hidden for entry in inner_scope.entries):  # `*` leaves them out
         env.not_supported(
-            "a LATERAL subquery joined with USING related to the items left of it other "
-            "than by equalities",
+            "a LATERAL subquery joined with USING that names the items left of it outside "
+            "equalities",
             parts[0].span,
         )
         return None
     hidden = len(inner_scope.columns)
     offset = len(left.columns) + len(lateral.rows.columns) - hidden
-    shifted = Scope(tuple(replace(e, offset=e.offset + offset) for e in inner_scope.entries))
+    shifted = Scope(
+        tuple(
+            replace(
+                e,
+                offset=e.offset + offset,
+                columns=(
+                    None
+                    if e.columns is None
+                    else tuple(replace(c, nullable=True) for c in e.columns)
+                ),
+                index=e.index,
+            )
+            for e in inner_scope.entries
+        )
+    )
     ctx = ExprContext(shifted, env.diagnostics, env.suggestions, outer=left, functions=env)
-    conditions = [bind_expr(part, ctx) for part in parts]
-    if any(condition is None for condition in conditions):
+    bound = [bind_expr(part, ctx) for part in parts]
+    if any(expr is None for expr in bound):
         return None
-    return replace(lateral, hidden=hidden, conditions=tuple(c for c in conditions if c is not None))
+    return hidden, tuple(expr for expr in bound if expr is not None)
 
 
 def lateral_join(
@@ -267,12 +336,12 @@ def lateral_join(
             "LEFT JOIN LATERAL of an aggregate with an ON condition other than TRUE", span
         )
         return None
-    width, visible = len(left.columns), len(lateral.columns)
-    keys = lateral.rows.columns[visible : visible + len(lateral.outer)]
+    width, own = len(left.columns), lateral.own
+    keys = lateral.rows.columns[own : own + len(lateral.outer)]
     equalities: list[plan.Expr] = [
         plan.Call(
             "eq",
-            (outer, plan.ColumnRef(width + visible + i, key.name, key.type, True, outer.span)),
+            (outer, plan.ColumnRef(width + own + i, key.name, key.type, True, outer.span)),
             types.BOOLEAN,
             True,
             outer.span,
@@ -295,10 +364,11 @@ def lateral_join(
     if condition is not None and kind == "inner":
         rel = plan.Filter(rel, condition, rel.columns, span)
     exprs: list[plan.Expr] = []
-    for index, field in enumerate(rel.columns[: width + visible]):
+    for index, field in enumerate(rel.columns[: width + own]):
         ref: plan.Expr = plan.ColumnRef(index, field.name, field.type, field.nullable, span)
         if index - width in lateral.counts:
             zero = plan.Literal(0, field.type, False, span)
             ref = plan.Call("coalesce", (ref, zero), field.type, False, span)
         exprs.append(ref)
+    exprs.extend(expr for _, expr in lateral.items)
     return plan.Project(rel, tuple(exprs), columns, span)

@@ -135,14 +135,14 @@ def _aggregated(array: ast.ArraySubquery) -> tuple[ast.Subquery, tuple[str, ...]
         arg = items[0].expr
     else:
         arg = ast.RowConstructor(tuple(item.expr for item in items), span)
-        names = tuple(_column_name(item, index) for index, item in enumerate(items))
+        names = tuple(column_name(item, index) for index, item in enumerate(items))
     aggregate = _call("array_agg", (arg,), span, order_by=query.order_by)
     body = replace(body, items=(ast.ExprItem(aggregate, None, span),))
     unordered = replace(query, body=body, order_by=(), order_by_span=None)
     return ast.Subquery(unordered, array.span), names
 
 
-def _column_name(item: ast.ExprItem, index: int) -> str:
+def column_name(item: ast.ExprItem, index: int) -> str:
     """A select item's name: its alias, or the column it is, or Calcite's EXPR$n."""
     if item.alias is not None:
         return item.alias.value

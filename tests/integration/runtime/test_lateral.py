@@ -1,6 +1,7 @@
 """LATERAL subqueries, CROSS APPLY and OUTER APPLY through steps: each left row with the
 subquery's rows for it (related by equalities, and by other conditions; its first rows
-with ORDER BY and LIMIT), following inserts and deletes on both sides; an aggregate has a
+with ORDER BY and LIMIT; its select list naming the left row's columns), following
+inserts and deletes on both sides; an aggregate has a
 row for a left row that no row matches (COUNT 0, SUM NULL). DuckDB checks the same
 views on random changes in the oracle corpus (corpus/50_lateral_and_pivot.sql)."""
 
@@ -25,6 +26,9 @@ CREATE VIEW top_two AS SELECT d.dname, e.name, e.sal FROM dept d
   CROSS APPLY (SELECT name, sal FROM emp WHERE emp.deptno = d.deptno ORDER BY sal DESC LIMIT 2) e;
 CREATE VIEW second AS SELECT d.dname, e.sal FROM dept d LEFT JOIN LATERAL
   (SELECT sal FROM emp WHERE emp.deptno = d.deptno ORDER BY sal DESC LIMIT 1 OFFSET 1) e ON TRUE;
+CREATE VIEW labelled AS SELECT e.* FROM dept d
+  CROSS APPLY (SELECT d.dname || '/' || name AS who, sal + d.deptno AS s FROM emp
+               WHERE emp.deptno = d.deptno) e;
 CREATE VIEW above_floor AS SELECT d.dname, e.name FROM dept d
   OUTER APPLY (SELECT name FROM emp WHERE emp.deptno = d.deptno AND emp.sal > d.deptno * 5) e;
 """
@@ -88,6 +92,11 @@ def test_each_left_row_with_the_subquerys_rows_for_it(spark: SparkSession) -> No
         {"dname": "A", "sal": 100},
         {"dname": "B", "sal": None},  # cat left: no second
         {"dname": "N", "sal": None},
+    ]
+    assert second["labelled"] == [
+        {"s": 110, "who": "A/bob"},
+        {"s": 110, "who": "A/dan"},
+        {"s": 15, "who": "A/amy"},
     ]
     assert second["above_floor"] == [  # sal > 50 in A, > 100 in B
         {"dname": "A", "name": "bob"},

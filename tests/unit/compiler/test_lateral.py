@@ -87,6 +87,21 @@ def test_other_relations_to_the_left_are_conditions_of_the_join() -> None:
     assert columns == [("dname", "VARCHAR", False), ("name", "VARCHAR", True)]
 
 
+def test_a_select_list_naming_the_left_is_computed_over_the_joined_row() -> None:
+    plan, columns = compiled(
+        "SELECT * FROM dept d CROSS APPLY (SELECT d.dname || name AS who, sal - d.deptno "
+        "FROM emp WHERE emp.deptno = d.deptno) e"
+    )
+    [join] = plan_nodes(plan, "join")
+    # dept's 2 columns, the key, then emp's name, deptno, sal
+    assert [a["index"] for a in join["condition"]["args"]] == [0, 2]
+    [project] = [p for p in plan_nodes(plan, "project") if p["input"]["op"] == "join"]
+    who, above = project["exprs"][2:]
+    assert who["function"] == "concat" and who["args"][1]["index"] == 3  # emp.name
+    assert above["function"] == "sub" and above["args"][0]["index"] == 5  # emp.sal
+    assert columns[2:] == [("who", "VARCHAR", True), ("EXPR$1", "INTEGER", True)]
+
+
 def test_limit_keeps_each_left_rows_first_rows() -> None:
     plan, columns = compiled(
         "SELECT d.dname, e.name FROM dept d CROSS APPLY (SELECT name FROM emp "
@@ -120,7 +135,13 @@ def test_an_uncorrelated_lateral_subquery_is_a_subquery() -> None:
             "with aggregates or DISTINCT related to the items left of it other than by",
         ),
         (
-            "dept d CROSS APPLY (SELECT d.dname FROM emp WHERE emp.deptno = d.deptno) e",
+            "dept d CROSS APPLY (SELECT d.dname, COUNT(*) FROM emp WHERE emp.deptno = d.deptno) e",
+            "SQL401",
+            "a LATERAL subquery with aggregates, DISTINCT or * whose select list names",
+        ),
+        (
+            "dept d CROSS APPLY (SELECT name FROM emp WHERE emp.deptno = d.deptno "
+            "GROUP BY name HAVING MAX(sal) > d.deptno) e",
             "SQL201",
             "No table or alias named 'd'",
         ),

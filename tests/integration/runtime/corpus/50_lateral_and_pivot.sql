@@ -24,3 +24,5 @@ CREATE VIEW top_two AS SELECT t.id, s.y FROM t CROSS APPLY (SELECT y FROM u WHER
 -- oracle top_two: SELECT t.id, s.y FROM t, LATERAL (SELECT y FROM u WHERE u.g = t.g ORDER BY y DESC NULLS LAST LIMIT 2) s
 CREATE VIEW second_least AS SELECT t.id, s.y FROM t OUTER APPLY (SELECT y FROM u WHERE u.g = t.g ORDER BY y NULLS LAST LIMIT 1 OFFSET 1) s;
 -- oracle second_least: SELECT t.id, s.y FROM t LEFT JOIN LATERAL (SELECT y FROM u WHERE u.g = t.g ORDER BY y NULLS LAST LIMIT 1 OFFSET 1) s ON TRUE
+CREATE VIEW mixed AS SELECT s.* FROM t CROSS APPLY (SELECT t.id + y AS total, t.g || u.g AS gg FROM u WHERE u.g = t.g AND u.y > t.x) s;
+-- oracle mixed: SELECT s.* FROM t, LATERAL (SELECT t.id + y AS total, t.g || u.g AS gg FROM u WHERE u.g = t.g AND u.y > t.x) s

@@ -13,3 +13,5 @@ CREATE VIEW by_sal AS SELECT d.dname, s.sal, s.c FROM dept d CROSS JOIN LATERAL
   (SELECT sal, COUNT(*) AS c FROM emp WHERE emp.deptno = d.deptno GROUP BY sal) AS s (sal, c);
 CREATE VIEW checks AS SELECT dname, dname SIMILAR TO '(A|B)%' AS ab,
   UNIQUE (SELECT name FROM emp) AS names_unique FROM dept;
+CREATE VIEW labelled AS SELECT e.* FROM dept d CROSS APPLY
+  (SELECT d.dname || name AS who FROM emp WHERE emp.deptno = d.deptno ORDER BY sal DESC LIMIT 2) e;
