@@ -102,50 +102,21 @@ def bind_lateral(
         return None if bound is None else bound[0]
     body = query.body
     assert isinstance(body, ast.Select)  # correlation_of takes nothing else
-    windowed = next(
-        (
-            node
-            for i in body.items
-            if isinstance(i, ast.ExprItem)
-            for node in syntax_nodes(i.expr)
-            if isinstance(node, ast.FunctionCall) and node.over is not None
-        ),
-        None,
-    )
-    if windowed is not None:
-        env.not_supported("a window function in a correlated LATERAL subquery", windowed.span)
-        return None
-    if body.having is not None and body.group_by is None:
-        # Its one row may fail HAVING, also where no row matches: not a join on the keys
-        env.not_supported(
-            "HAVING in a correlated LATERAL subquery without GROUP BY", body.having.span
-        )
-        return None
     grouped = body.group_by is not None
     aggregated = grouped or any(
         has_aggregates(i.expr) for i in body.items if isinstance(i, ast.ExprItem)
     )
     always_one = aggregated and not grouped
-    if correlation.others and (aggregated or body.distinct is not None):
-        env.not_supported(
-            "a LATERAL subquery with aggregates or DISTINCT related to the items left of "
-            "it other than by equalities (inner = outer) joined by AND",
-            correlation.others[0].span,
-        )
+    outer_items = _names_the_left(body, left, env, bind_from)
+    refused = _refused(body, correlation, aggregated, outer_items)
+    if refused is not None:
+        env.not_supported(*refused)
         return None
     counts = frozenset(
         index
         for index, i in enumerate(body.items)
         if always_one and isinstance(i, ast.ExprItem) and is_count(i.expr)
     )
-    outer_items = _names_the_left(body, left, env, bind_from)
-    if outer_items and (aggregated or body.distinct or not _all_expressions(body.items)):
-        env.not_supported(
-            "a LATERAL subquery with aggregates, DISTINCT or * whose select list names "
-            "the items left of it",
-            body.span,
-        )
-        return None
     keys = tuple(
         ast.ExprItem(inner, ast.Identifier(f"key${i}", True, inner.span), inner.span)
         for i, inner in enumerate(correlation.inner)
@@ -192,6 +163,40 @@ def bind_lateral(
     names = [column_name(i, index) for index, i in enumerate(items)]
     own = tuple(zip(names, parts[len(correlation.others) :], strict=True))
     return replace(lateral, hidden=hidden, conditions=conditions, items=own)
+
+
+def _refused(
+    body: ast.Select, correlation: Correlation, aggregated: bool, outer_items: bool
+) -> tuple[str, Span] | None:
+    """What of a correlated LATERAL subquery is not supported yet, and where."""
+    windowed = next(
+        (
+            node
+            for i in body.items
+            if isinstance(i, ast.ExprItem)
+            for node in syntax_nodes(i.expr)
+            if isinstance(node, ast.FunctionCall) and node.over is not None
+        ),
+        None,
+    )
+    if windowed is not None:
+        return "a window function in a correlated LATERAL subquery", windowed.span
+    if body.having is not None and body.group_by is None:
+        # Its one row may fail HAVING, also where no row matches: not a join on the keys
+        return "HAVING in a correlated LATERAL subquery without GROUP BY", body.having.span
+    if correlation.others and (aggregated or body.distinct is not None):
+        construct = (
+            "a LATERAL subquery with aggregates or DISTINCT related to the items left of "
+            "it other than by equalities (inner = outer) joined by AND"
+        )
+        return construct, correlation.others[0].span
+    if outer_items and (aggregated or body.distinct or not _all_expressions(body.items)):
+        construct = (
+            "a LATERAL subquery with aggregates, DISTINCT or * whose select list names "
+            "the items left of it"
+        )
+        return construct, body.span
+    return None
 
 
 def _names_the_left(body: ast.Select, left: Scope, env: Environment, bind_from: BindFrom) -> bool:
