@@ -330,10 +330,8 @@ def lateral_join(
     span: Span,
     env: Environment,
 ) -> plan.Rel | None:
-    """The rows left of a LATERAL subquery joined to its rows of the same keys."""
-    if kind not in ("inner", "left"):
-        env.not_supported(f"{kind.upper()} JOIN LATERAL", lateral.span)
-        return None
+    """The rows left of a LATERAL subquery (`kind` inner or left) joined to its rows of
+    the same keys."""
     if isinstance(condition, plan.Literal) and condition.value is True:
         condition = None  # ON TRUE
     if lateral.always_one and kind == "left" and condition is not None:

@@ -73,11 +73,14 @@ def join_items(
     """The join of two FROM items: a lookup join when one side (only) is a snapshot as of
     now, a temporal join with a correlated SNAPSHOT, the rows of an UNNEST's left side
     each once per element, else an ordinary join."""
-    if isinstance(right, PendingUnnest):
-        return unnest_join(kind, left, right, condition, columns, span, env)
-    if isinstance(right, PendingLateral):
-        return lateral_join(kind, left, right, condition, columns, span, env)
-    if isinstance(right, Pending):
+    if isinstance(right, Pending | PendingUnnest | PendingLateral):
+        if kind not in ("inner", "left"):  # a correlated item's rows for each left row
+            env.not_supported(f"{kind.upper()} JOIN {_correlated_item(right)}", right.span)
+            return None
+        if isinstance(right, PendingUnnest):
+            return unnest_join(kind, left, right, condition, columns, span, env)
+        if isinstance(right, PendingLateral):
+            return lateral_join(kind, left, right, condition, columns, span, env)
         return _join_pending(kind, left, right, condition, columns, span, env)
     left_now, right_now = _as_of_now(left), _as_of_now(right)
     if left_now is not None and right_now is not None:
@@ -90,6 +93,13 @@ def join_items(
         assert isinstance(left, plan.Snapshot)
         return _lookup(kind, "left", left_now, right, condition, columns, left.span, env)
     return plan.Join(kind, left, right, condition, columns, span)
+
+
+def _correlated_item(item: Pending | PendingUnnest | PendingLateral) -> str:
+    """How a message names a correlated FROM item, after `RIGHT JOIN`."""
+    if isinstance(item, PendingUnnest):
+        return "UNNEST"
+    return "LATERAL" if isinstance(item, PendingLateral) else "with a LATERAL table function"
 
 
 def _as_of_now(rel: plan.Rel) -> plan.Rel | None:
@@ -129,9 +139,6 @@ def _join_pending(
     span: Span,
     env: Environment,
 ) -> plan.Rel | None:
-    if kind not in ("inner", "left"):
-        env.not_supported(f"{kind.upper()} JOIN with a LATERAL table function", pending.span)
-        return None
     condition = all_of([c for c in (pending.condition, condition) if c is not None])
     if pending.kind == "lookup":
         return plan.LookupJoin(kind, "right", left, pending.table, condition, columns, pending.span)

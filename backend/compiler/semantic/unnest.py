@@ -117,9 +117,6 @@ def unnest_join(
     if outer and not _is_true(condition):
         env.not_supported("LEFT JOIN UNNEST with an ON condition other than TRUE", unnest.span)
         return None
-    if kind not in ("inner", "left"):
-        env.not_supported(f"{kind.upper()} JOIN UNNEST", unnest.span)
-        return None
     rel: plan.Rel = plan.Unnest(left, unnest.array, unnest.ordinality, columns, span, outer)
     if outer:
         return rel
