@@ -37,6 +37,7 @@ from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import aggregates, types
 from backend.compiler.semantic.correlation import syntax_nodes
 from backend.compiler.semantic.environment import Environment
+from backend.compiler.semantic.named_rows import bind_reading
 from backend.compiler.semantic.table_functions import BindQuery
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
@@ -56,17 +57,7 @@ def bind_rotation(
         query = _unpivoted_query(item, source, name, env)
     if query is None:
         return None
-    saved = env.ctes.get(name)
-    had = name in env.ctes
-    env.ctes[name] = (source, tuple(item.source.span for _ in source.columns))
-    try:
-        bound = bind_query(query, env)
-    finally:
-        if had:
-            env.ctes[name] = saved
-        else:
-            del env.ctes[name]
-    return None if bound is None else bound[0]
+    return bind_reading(query, name, source, item.source.span, env, bind_query)
 
 
 def _is_valid(pivot: ast.Pivot, env: Environment) -> bool:

@@ -25,9 +25,10 @@ no rows is; a bare COUNT is 0 then instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from backend.compiler.diagnostics import Code, error
 from backend.compiler.plan import nodes as plan
@@ -35,7 +36,8 @@ from backend.compiler.semantic import aggregates, types
 from backend.compiler.semantic.correlation import all_of, syntax_nodes
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
-from backend.compiler.semantic.scope import Scope
+from backend.compiler.semantic.named_rows import bind_reading
+from backend.compiler.semantic.scope import Scope, resolve_column
 from backend.compiler.semantic.subqueries import BindFrom, BindQuery, compared_value, conjuncts
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
@@ -237,12 +239,11 @@ def join_scalars(
         subquery = written
         correlation = correlation_of(subquery.query, len(rel.columns), scope, env, binders[1])
         if correlation is not None:
-            joined = _decorrelated(subquery, rel, correlation, env, binders[0])
+            joined = _decorrelated(subquery, rel, scope, correlation, env, binders)
             if joined is None:
                 complete = False
             else:
-                rel, scalars[subquery.span] = joined
-                outer[subquery.span] = correlation.outer
+                rel, scalars[subquery.span], outer[subquery.span] = joined
             continue
         value = _value(subquery, env, binders[0])
         if value is None:
@@ -365,27 +366,24 @@ def _sides(expr: plan.Expr, width: int) -> set[str]:
 def _decorrelated(
     subquery: ast.Subquery,
     rel: plan.Rel,
+    scope: Scope,
     correlation: Correlation,
     env: Environment,
-    bind_query: BindQuery,
-) -> tuple[plan.Rel, plan.Expr] | None:
-    """`rel` left-joined to the subquery grouped by its correlated columns; the value."""
+    binders: tuple[BindQuery, BindFrom],
+) -> tuple[plan.Rel, plan.Expr, tuple[plan.Expr, ...]] | None:
+    """`rel` left-joined to the subquery grouped by its correlated columns; the value;
+    the outer values it depends on."""
     subquery = _single_valued(subquery) or subquery
     body = subquery.query.body
     assert isinstance(body, ast.Select)
     item = body.items[0] if len(body.items) == 1 else None
-    if correlation.problem is not None:
-        env.not_supported(
-            "a scalar subquery related to the outer query other than by equalities "
-            "(inner = outer) joined by AND",
-            correlation.problem.span,
-        )
-        return None
     if not isinstance(item, ast.ExprItem) or not has_aggregates(item.expr):
         env.not_supported(
             "a correlated scalar subquery that is not one aggregate value", subquery.span
         )
         return None
+    if correlation.problem is not None or _names_outer_columns(item, body, scope, env, binders):
+        return _decorrelated_by_rows(subquery, body, item, rel, scope, env, binders)
     if body.group_by is not None and not all(
         any(_same_column(key, side) for side in correlation.inner) for key in body.group_by.exprs
     ):
@@ -417,7 +415,7 @@ def _decorrelated(
         where=written_conjunction(correlation.rest),
         group_by=ast.Clause(correlation.inner, body.where.span if body.where else body.span),
     )
-    bound = bind_query(replace(subquery.query, body=grouped, limit=None), env)
+    bound = binders[0](replace(subquery.query, body=grouped, limit=None), env)
     if bound is None:
         return None
     groups = bound[0]
@@ -434,14 +432,175 @@ def _decorrelated(
             for i, (outer, field) in enumerate(zip(correlation.outer, groups.columns, strict=False))
         ]
     )
+    joined, value = _joined_value(rel, groups, condition, counted, subquery.span)
+    return joined, value, correlation.outer
+
+
+def _joined_value(
+    rel: plan.Rel, groups: plan.Rel, condition: plan.Expr | None, counted: bool, span: Span
+) -> tuple[plan.Rel, plan.Expr]:
+    """`rel` left-joined to the subquery's groups on `condition`; the value, the groups'
+    last column (for a bare COUNT, 0 where no group matches)."""
     fields = (*rel.columns, *(replace(f, nullable=True) for f in groups.columns))
-    joined = plan.Join("left", rel, groups, condition, fields, subquery.span)
+    joined = plan.Join("left", rel, groups, condition, fields, span)
     field = groups.columns[-1]
-    value: plan.Expr = plan.ColumnRef(len(fields) - 1, field.name, field.type, True, subquery.span)
+    value: plan.Expr = plan.ColumnRef(len(fields) - 1, field.name, field.type, True, span)
     if counted:  # the count of no rows
-        zero = plan.Literal(0, types.BIGINT, False, subquery.span)
-        value = plan.Call("coalesce", (value, zero), types.BIGINT, False, subquery.span)
+        zero = plan.Literal(0, types.BIGINT, False, span)
+        value = plan.Call("coalesce", (value, zero), types.BIGINT, False, span)
     return joined, value
+
+
+OUTER_ROWS = "outer$rows"
+
+
+def _decorrelated_by_rows(
+    subquery: ast.Subquery,
+    body: ast.Select,
+    item: ast.ExprItem,
+    rel: plan.Rel,
+    scope: Scope,
+    env: Environment,
+    binders: tuple[BindQuery, BindFrom],
+) -> tuple[plan.Rel, plan.Expr, tuple[plan.Expr, ...]] | None:
+    """A subquery related to the outer row otherwise than by equalities (`u.y < t.x`):
+    the distinct values of the outer columns it names, each with the aggregate of the
+    subquery's rows for them, left-joined to `rel` on those values.
+
+        SELECT o.outer$0, MAX(y) FROM (SELECT DISTINCT * FROM outer$rows) AS o, u
+        WHERE u.y < o.outer$0 GROUP BY o.outer$0
+    """
+    bind_query, bind_from = binders
+    if body.group_by is not None or body.having is not None or body.distinct is not None:
+        env.not_supported(
+            "a scalar subquery with GROUP BY, HAVING or DISTINCT related to the outer query "
+            "other than by equalities (inner = outer)",
+            subquery.span,
+        )
+        return None
+    if is_count(item.expr) is False and any(is_count(n) for n in syntax_nodes(item.expr)):
+        env.not_supported("COUNT inside an expression of a correlated scalar subquery", item.span)
+        return None
+    inner_scope, inner = bind_from(body.from_, replace(env, diagnostics=[]))
+    if inner is None:
+        bind_from(body.from_, env)  # its own errors, reported
+        return None
+    used: dict[int, str] = {}  # outer column -> its name among the outer rows
+
+    def outer_column(ref: ast.ColumnRef) -> ast.ColumnRef | None:
+        if resolve_column(inner_scope, ref, [], env.suggestions) is not None:
+            return None  # the subquery's own
+        found = resolve_column(scope, ref, [], env.suggestions)
+        if not isinstance(found, plan.ColumnRef):
+            return None
+        name = used.setdefault(found.index, f"outer${len(used)}")
+        return ast.ColumnRef(
+            (ast.Identifier(OUTER_ROWS, True, ref.span), ast.Identifier(name, True, ref.span)),
+            ref.span,
+        )
+
+    where = None if body.where is None else _columns_replaced(body.where, outer_column)
+    value = _columns_replaced(item.expr, outer_column)
+    span = subquery.span
+    refs = [
+        plan.ColumnRef(index, rel.columns[index].name, rel.columns[index].type, True, span)
+        for index in used
+    ]
+    names = list(used.values())
+    fields = tuple(plan.Field(n, r.type, True) for n, r in zip(names, refs, strict=True))
+    rows = plan.Project(rel, tuple(refs), fields, span)
+    keys = [
+        ast.ColumnRef((ast.Identifier(OUTER_ROWS, True, span), ast.Identifier(n, True, span)), span)
+        for n in names
+    ]
+    every_row = ast.Select(
+        False,
+        span,
+        (ast.StarItem(None, span),),
+        (ast.TableRef(ast.Identifier(OUTER_ROWS, True, span), None, (), None, None, span),),
+        None,
+        None,
+        None,
+        (),
+        None,
+        None,
+        span,
+    )
+    distinct = ast.DerivedTable(
+        ast.Query((), None, every_row, (), None, None, span),
+        False,
+        ast.Identifier(OUTER_ROWS, True, span),
+        (),
+        span,
+    )
+    grouped = replace(
+        body,
+        items=(*(ast.ExprItem(k, None, span) for k in keys), replace(item, expr=value)),
+        from_=(distinct, *body.from_),
+        where=where,
+        group_by=ast.Clause(tuple(keys), span),
+    )
+    query = replace(subquery.query, body=grouped, limit=None)
+    groups = bind_reading(query, OUTER_ROWS, rows, span, env, bind_query)
+    if groups is None:
+        return None
+    width = len(rel.columns)
+    condition = all_of(
+        [
+            plan.Call(
+                "is_not_distinct_from",
+                (ref, plan.ColumnRef(width + k, f.name, f.type, True, span)),
+                types.BOOLEAN,
+                False,
+                span,
+            )
+            for k, (ref, f) in enumerate(zip(refs, groups.columns, strict=False))
+        ]
+    )
+    joined, result = _joined_value(rel, groups, condition, is_count(item.expr), span)
+    return joined, result, tuple(refs)
+
+
+def _names_outer_columns(
+    item: ast.ExprItem,
+    body: ast.Select,
+    scope: Scope,
+    env: Environment,
+    binders: tuple[BindQuery, BindFrom],
+) -> bool:
+    """Whether the subquery's value names a column of the outer query (`MAX(y) - t.x`)."""
+    inner_scope, inner = binders[1](body.from_, replace(env, diagnostics=[]))
+    return inner is not None and any(
+        isinstance(node, ast.ColumnRef)
+        and resolve_column(inner_scope, node, [], env.suggestions) is None
+        and resolve_column(scope, node, [], env.suggestions) is not None
+        for node in syntax_nodes(item.expr)
+    )
+
+
+def _columns_replaced(
+    expr: ast.Expr, replacement: Callable[[ast.ColumnRef], ast.ColumnRef | None]
+) -> ast.Expr:
+    """`expr` with each column name `replacement` gives another for replaced (not inside
+    subqueries)."""
+
+    def rewritten(node: Any) -> Any:
+        if isinstance(node, ast.ColumnRef):
+            return replacement(node) or node
+        if isinstance(node, tuple):
+            items = tuple(rewritten(n) for n in node)
+            return items if any(a is not b for a, b in zip(items, node, strict=True)) else node
+        if not dataclasses.is_dataclass(node) or isinstance(node, type | ast.Query):
+            return node
+        changed = {
+            f.name: new
+            for f in dataclasses.fields(node)
+            if (new := rewritten(getattr(node, f.name))) is not getattr(node, f.name)
+        }
+        return dataclasses.replace(node, **changed) if changed else node
+
+    result: ast.Expr = rewritten(expr)
+    return result
 
 
 def has_aggregates(expr: ast.Expr) -> bool:

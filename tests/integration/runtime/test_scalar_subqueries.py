@@ -102,3 +102,49 @@ def test_unique_is_whether_no_two_rows_without_nulls_are_equal(spark: SparkSessi
     assert second["v"] == [{"k": 1, "none": True, "pairs": False}]
     assert third["v"] == [{"k": 1, "none": True, "pairs": True}]
     assert third["w"] == [{"k": 1}]
+
+
+def test_other_correlations_aggregate_each_outer_value_s_rows(spark: SparkSession) -> None:
+    """`(SELECT COUNT(*) FROM u WHERE u.y < t.x)`: the subquery's rows for each distinct
+    outer value, following changes of both sides; NULL outer values match no row."""
+    program = """
+        CREATE TABLE t (id INT, x INT, g VARCHAR);
+        CREATE TABLE u (y INT, g VARCHAR);
+        CREATE VIEW below AS SELECT id, (SELECT COUNT(*) FROM u WHERE u.y < t.x) AS n,
+            (SELECT MAX(y) FROM u WHERE u.y < t.x AND u.g = t.g) AS top FROM t;
+        CREATE VIEW ranked AS SELECT id, (SELECT COUNT(*) FROM t AS o WHERE o.x > t.x) + 1 AS rnk
+            FROM t;
+        CREATE VIEW just_above AS SELECT id,
+            (SELECT y FROM u WHERE u.y > t.x AND u.y < t.x + 2) AS y FROM t;
+    """
+    ts = [
+        {"id": 1, "x": 5, "g": "a"},
+        {"id": 2, "x": 10, "g": "b"},
+        {"id": 3, "x": None, "g": "a"},
+        {"id": 4, "x": 5, "g": "b"},
+    ]
+    us = [{"y": 3, "g": "a"}, {"y": 6, "g": "b"}, {"y": 11, "g": "a"}]
+    first, second = contents_after_steps(
+        spark,
+        program,
+        [
+            {"t": [{"insert": row} for row in ts], "u": [{"insert": row} for row in us]},
+            {"u": [{"delete": us[1]}, {"insert": {"y": 4, "g": "a"}}]},
+        ],
+        order=lambda row: row["id"],
+    )
+    assert first["below"] == [
+        {"id": 1, "n": 1, "top": 3},
+        {"id": 2, "n": 2, "top": 6},
+        {"id": 3, "n": 0, "top": None},  # x is NULL: no row is below it
+        {"id": 4, "n": 1, "top": None},
+    ]
+    assert second["below"] == [
+        {"id": 1, "n": 2, "top": 4},
+        {"id": 2, "n": 2, "top": None},
+        {"id": 3, "n": 0, "top": None},
+        {"id": 4, "n": 2, "top": None},
+    ]
+    assert [r["rnk"] for r in second["ranked"]] == [2, 1, 1, 2]
+    assert [r["y"] for r in first["just_above"]] == [6, 11, None, 6]
+    assert [r["y"] for r in second["just_above"]] == [None, 11, None, None]

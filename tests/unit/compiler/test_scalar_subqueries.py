@@ -117,7 +117,11 @@ def test_a_correlated_count_of_no_rows_is_zero() -> None:
 @pytest.mark.parametrize(
     ("sql", "message"),
     [
-        ("(SELECT MAX(y) FROM u WHERE u.k > t.k)", "other than by equalities"),
+        (
+            "(SELECT MAX(y) FROM u WHERE u.k > t.k GROUP BY u.k)",
+            "with GROUP BY, HAVING or DISTINCT related to the outer query other than",
+        ),
+        ("(SELECT COUNT(*) * 2 FROM u WHERE u.k > t.k)", "COUNT inside an expression"),
         ("(SELECT DISTINCT y FROM u WHERE u.k = t.k)", "not one aggregate value"),
         ("(SELECT COUNT(*) + 1 FROM u WHERE u.k = t.k)", "COUNT inside an expression"),
         ("(SELECT COUNT(*) FROM u WHERE u.k = t.k GROUP BY y)", "grouped by other than"),
@@ -126,6 +130,25 @@ def test_a_correlated_count_of_no_rows_is_zero() -> None:
 def test_correlations_that_are_not_decorrelated_are_not_supported(sql: str, message: str) -> None:
     errors = errors_of(DDL + f"CREATE VIEW v AS SELECT k, {sql} AS n FROM t;")
     assert len(errors) == 1 and errors[0][0] == "SQL401" and message in errors[0][1], errors
+
+
+def test_other_correlations_aggregate_the_rows_of_each_distinct_outer_value() -> None:
+    query = _query("SELECT k, (SELECT COUNT(*) FROM u WHERE u.k > t.k AND y > 0) AS n FROM t")
+    [outer_join] = [j for j in plan_nodes(query, "join") if j["kind"] == "left"]
+    assert outer_join["condition"]["function"] == "is_not_distinct_from"  # on t.k's value
+    [aggregate] = plan_nodes(outer_join["right"], "aggregate")
+    assert len(aggregate["keys"]) == 1  # grouped by the distinct values of t.k
+    assert plan_nodes(outer_join["right"], "distinct")
+    count = query["exprs"][1]
+    assert count["function"] == "coalesce" and count["args"][1]["value"] == 0
+
+
+def test_a_value_naming_the_outer_row_is_computed_per_distinct_outer_value() -> None:
+    query = _query("SELECT k, (SELECT MAX(y) - t.k FROM u WHERE u.k = t.k) AS d FROM t")
+    [outer_join] = [j for j in plan_nodes(query, "join") if j["kind"] == "left"]
+    assert outer_join["condition"]["function"] == "is_not_distinct_from"
+    [aggregate] = plan_nodes(outer_join["right"], "aggregate")
+    assert len(aggregate["keys"]) == 1  # t.k's distinct values, which the value reads
 
 
 def test_a_correlated_subquery_grouped_by_its_correlated_column_is_null_for_no_rows() -> None:

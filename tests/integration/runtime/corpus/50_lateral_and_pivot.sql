@@ -26,3 +26,9 @@ CREATE VIEW second_least AS SELECT t.id, s.y FROM t OUTER APPLY (SELECT y FROM u
 -- oracle second_least: SELECT t.id, s.y FROM t LEFT JOIN LATERAL (SELECT y FROM u WHERE u.g = t.g ORDER BY y NULLS LAST LIMIT 1 OFFSET 1) s ON TRUE
 CREATE VIEW mixed AS SELECT s.* FROM t CROSS APPLY (SELECT t.id + y AS total, t.g || u.g AS gg FROM u WHERE u.g = t.g AND u.y > t.x) s;
 -- oracle mixed: SELECT s.* FROM t, LATERAL (SELECT t.id + y AS total, t.g || u.g AS gg FROM u WHERE u.g = t.g AND u.y > t.x) s
+CREATE VIEW counted_below AS SELECT id, (SELECT COUNT(*) FROM u WHERE u.y < t.x) AS n,
+    (SELECT MAX(y) FROM u WHERE u.y < t.x AND u.g = t.g) AS top FROM t;
+CREATE VIEW ranked AS SELECT id, (SELECT COUNT(*) FROM t AS o WHERE o.x > t.x) + 1 AS rnk FROM t;
+CREATE VIEW above_average AS SELECT id FROM t WHERE x > (SELECT AVG(y) FROM u WHERE u.g <> t.g);
+-- oracle above_average: SELECT id FROM t WHERE x > (SELECT CAST(TRUNC(AVG(y)) AS INTEGER) FROM u WHERE u.g <> t.g)
+CREATE VIEW gap AS SELECT id, (SELECT MAX(y) - t.x FROM u WHERE u.g = t.g) AS d FROM t;
