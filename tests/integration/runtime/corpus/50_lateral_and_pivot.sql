@@ -32,3 +32,5 @@ CREATE VIEW ranked AS SELECT id, (SELECT COUNT(*) FROM t AS o WHERE o.x > t.x) +
 CREATE VIEW above_average AS SELECT id FROM t WHERE x > (SELECT AVG(y) FROM u WHERE u.g <> t.g);
 -- oracle above_average: SELECT id FROM t WHERE x > (SELECT CAST(TRUNC(AVG(y)) AS INTEGER) FROM u WHERE u.g <> t.g)
 CREATE VIEW gap AS SELECT id, (SELECT MAX(y) - t.x FROM u WHERE u.g = t.g) AS d FROM t;
+CREATE VIEW any_bigger AS SELECT id, EXISTS (SELECT 1 FROM u WHERE u.y > t.x) AS bigger FROM t;
+CREATE VIEW bigger_or_null AS SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.y > t.x) OR x IS NULL;
