@@ -87,7 +87,9 @@ def bind_from(
     for position, item in enumerate(items):
         # A LATERAL item sees the items before it: the relation `rel` joins them into.
         left = bound.scope if position else None
-        item_rel = _bind_item(item, env, bound, bind_query, left)
+        item_rel = _bind_item(
+            item, env, bound, bind_query, left, left_rel=rel if position else None
+        )
         complete = complete and item_rel is not None
         if position == 0 or rel is None or item_rel is None:
             rel = None
@@ -120,15 +122,18 @@ def _bind_item(
     bind_query: BindQuery,
     left: Scope | None = None,
     windowed: bool = False,
+    left_rel: plan.Rel | None = None,
 ) -> Side | None:
-    """`windowed`: the item is a side of a windowed join, which binds its OVER."""
+    """`windowed`: the item is a side of a windowed join, which binds its OVER. `left`,
+    `left_rel`: the names and the plan of the items left of it (for LATERAL)."""
     match item:
         case ast.TableRef():
             return _bind_table_ref(item, env, bound, left, windowed)
         case ast.DerivedTable():
             derived: Side | None
             if item.lateral and left is not None:
-                derived = bind_lateral(item, left, env, bind_query, _inner_from(bind_query))
+                binders = (bind_query, _inner_from(bind_query))
+                derived = bind_lateral(item, left, left_rel, env, binders)
             else:
                 inner = bind_query(item.query, env)
                 derived = None if inner is None else inner[0]
@@ -297,7 +302,8 @@ def _bind_join(
     left = _bind_item(join.left, env, bound, bind_query, outer, windowed)
     right_start = len(bound.entries)
     lateral = local_scope(bound, first_entry, right_start)
-    right = _bind_item(join.right, env, bound, bind_query, lateral, windowed)
+    left_rel = left if isinstance(left, plan.Rel) else None
+    right = _bind_item(join.right, env, bound, bind_query, lateral, windowed, left_rel)
     kind = "inner" if join.kind == "cross" else join.kind
     _make_nullable(bound, first_entry, right_start, kind)
     scope = local_scope(bound, first_entry, len(bound.entries))

@@ -21,7 +21,10 @@ A subquery without aggregates or DISTINCT may relate its rows to `a`'s otherwise
 (`b.y < a.x`): those parts of its WHERE become conditions of the join, over the
 columns of its FROM, kept as more hidden columns after the keys. Its select list may
 name `a`'s columns too (`a.x || b.y`): then its rows are its keys and its FROM's
-columns, and its own columns are computed over the joined row.
+columns, and its own columns are computed over the joined row. A subquery with
+aggregates or DISTINCT that names `a`'s columns outside equalities is computed for
+each distinct value of those columns (scalar_subqueries.per_outer_value) and joined
+back on them.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from backend.compiler.semantic.scalar_subqueries import (
     has_aggregates,
     hint_unknown_names,
     is_count,
+    per_outer_value,
     written_conjunction,
 )
 from backend.compiler.semantic.scope import Scope
@@ -68,6 +72,7 @@ class PendingLateral:
     # Its own columns when its select list names the left's columns: computed over the
     # left's row, then `rows` (which then are its keys and its FROM's columns only)
     items: tuple[tuple[str, plan.Expr], ...] = ()
+    null_safe: bool = False  # keys match IS NOT DISTINCT FROM (`per_outer_value`'s)
 
     @property
     def own(self) -> int:
@@ -88,11 +93,13 @@ class PendingLateral:
 def bind_lateral(
     item: ast.DerivedTable,
     left: Scope,
+    left_rel: plan.Rel | None,
     env: Environment,
-    bind_query: BindQuery,
-    bind_from: BindFrom,
+    binders: tuple[BindQuery, BindFrom],
 ) -> plan.Rel | PendingLateral | None:
-    """The subquery of `item`, over the items left of it (named by `left`)."""
+    """The subquery of `item`, over the items left of it (named by `left`; `left_rel`
+    their plan, when they have one)."""
+    bind_query, bind_from = binders
     query = item.query
     correlation = correlation_of(query, len(left.columns), left, env, bind_from, ordered=True)
     if correlation is None:  # names none of the left's columns (else reported as unknown)
@@ -108,15 +115,14 @@ def bind_lateral(
     )
     always_one = aggregated and not grouped
     outer_items = _names_the_left(body, left, env, bind_from)
-    refused = _refused(body, correlation, aggregated, outer_items)
+    if (correlation.others or outer_items) and (aggregated or body.distinct is not None):
+        return _per_left_value(
+            item, left, left_rel, counts(body, always_one), always_one, env, binders
+        )
+    refused = _refused(body, outer_items)
     if refused is not None:
         env.not_supported(*refused)
         return None
-    counts = frozenset(
-        index
-        for index, i in enumerate(body.items)
-        if always_one and isinstance(i, ast.ExprItem) and is_count(i.expr)
-    )
     keys = tuple(
         ast.ExprItem(inner, ast.Identifier(f"key${i}", True, inner.span), inner.span)
         for i, inner in enumerate(correlation.inner)
@@ -149,7 +155,9 @@ def bind_lateral(
     hint_unknown_names(env, mark, HINT)
     if bound is None:
         return None
-    lateral = PendingLateral(bound[0], correlation.outer, counts, always_one, item.span)
+    lateral = PendingLateral(
+        bound[0], correlation.outer, counts(body, always_one), always_one, item.span
+    )
     if not from_columns:
         return lateral
     items = [i for i in body.items if isinstance(i, ast.ExprItem)] if outer_items else []
@@ -165,11 +173,57 @@ def bind_lateral(
     return replace(lateral, hidden=hidden, conditions=conditions, items=own)
 
 
-def _refused(
-    body: ast.Select, correlation: Correlation, aggregated: bool, outer_items: bool
-) -> tuple[str, Span] | None:
-    """What of a correlated LATERAL subquery is not supported yet, and where."""
-    windowed = next(
+def counts(body: ast.Select, always_one: bool) -> frozenset[int]:
+    """The places of a subquery's bare COUNTs: 0 where no row matches, when it has a row
+    for every left row."""
+    return frozenset(
+        index
+        for index, i in enumerate(body.items)
+        if always_one and isinstance(i, ast.ExprItem) and is_count(i.expr)
+    )
+
+
+def _per_left_value(
+    item: ast.DerivedTable,
+    left: Scope,
+    left_rel: plan.Rel | None,
+    counted: frozenset[int],
+    always_one: bool,
+    env: Environment,
+    binders: tuple[BindQuery, BindFrom],
+) -> PendingLateral | None:
+    """A subquery with aggregates or DISTINCT that names the left's columns outside
+    equalities: its rows for each distinct value of those columns (`per_outer_value`),
+    joined back on them."""
+    query = item.query
+    body = query.body
+    assert isinstance(body, ast.Select)
+    refused = (
+        "LIMIT"
+        if query.limit is not None
+        else "*"
+        if not _all_expressions(body.items)
+        else "a window function"
+        if _windowed(body) is not None
+        else None
+    )
+    if refused is not None or left_rel is None:
+        construct = (
+            f"{refused or 'this'} in a LATERAL subquery with aggregates or DISTINCT that "
+            "names the items left of it outside equalities"
+        )
+        env.not_supported(construct, item.span)
+        return None
+    unordered = replace(query, order_by=(), order_by_span=None)
+    per_value = per_outer_value(unordered, left_rel, left, env, binders)
+    if per_value is None:
+        return None
+    rows, values = per_value
+    return PendingLateral(rows, values, counted, always_one, item.span, null_safe=True)
+
+
+def _windowed(body: ast.Select) -> ast.FunctionCall | None:
+    return next(
         (
             node
             for i in body.items
@@ -179,23 +233,18 @@ def _refused(
         ),
         None,
     )
+
+
+def _refused(body: ast.Select, outer_items: bool) -> tuple[str, Span] | None:
+    """What of a correlated LATERAL subquery is not supported yet, and where."""
+    windowed = _windowed(body)
     if windowed is not None:
         return "a window function in a correlated LATERAL subquery", windowed.span
     if body.having is not None and body.group_by is None:
         # Its one row may fail HAVING, also where no row matches: not a join on the keys
         return "HAVING in a correlated LATERAL subquery without GROUP BY", body.having.span
-    if correlation.others and (aggregated or body.distinct is not None):
-        construct = (
-            "a LATERAL subquery with aggregates or DISTINCT related to the items left of "
-            "it other than by equalities (inner = outer) joined by AND"
-        )
-        return construct, correlation.others[0].span
-    if outer_items and (aggregated or body.distinct or not _all_expressions(body.items)):
-        construct = (
-            "a LATERAL subquery with aggregates, DISTINCT or * whose select list names "
-            "the items left of it"
-        )
-        return construct, body.span
+    if outer_items and not _all_expressions(body.items):
+        return "* in a LATERAL subquery whose select list names the items left of it", body.span
     return None
 
 
@@ -341,12 +390,13 @@ def lateral_join(
         return None
     width, own = len(left.columns), lateral.own
     keys = lateral.rows.columns[own : own + len(lateral.outer)]
+    same = "is_not_distinct_from" if lateral.null_safe else "eq"
     equalities: list[plan.Expr] = [
         plan.Call(
-            "eq",
+            same,
             (outer, plan.ColumnRef(width + own + i, key.name, key.type, True, outer.span)),
             types.BOOLEAN,
-            True,
+            not lateral.null_safe,
             outer.span,
         )
         for i, (outer, key) in enumerate(zip(lateral.outer, keys, strict=True))

@@ -432,19 +432,25 @@ def _decorrelated(
             for i, (outer, field) in enumerate(zip(correlation.outer, groups.columns, strict=False))
         ]
     )
-    joined, value = _joined_value(rel, groups, condition, counted, subquery.span)
+    joined, value = _joined_value(rel, groups, condition, counted, -1, subquery.span)
     return joined, value, correlation.outer
 
 
 def _joined_value(
-    rel: plan.Rel, groups: plan.Rel, condition: plan.Expr | None, counted: bool, span: Span
+    rel: plan.Rel,
+    groups: plan.Rel,
+    condition: plan.Expr | None,
+    counted: bool,
+    at: int,
+    span: Span,
 ) -> tuple[plan.Rel, plan.Expr]:
     """`rel` left-joined to the subquery's groups on `condition`; the value, the groups'
-    last column (for a bare COUNT, 0 where no group matches)."""
+    column `at` (for a bare COUNT, 0 where no group matches)."""
     fields = (*rel.columns, *(replace(f, nullable=True) for f in groups.columns))
     joined = plan.Join("left", rel, groups, condition, fields, span)
-    field = groups.columns[-1]
-    value: plan.Expr = plan.ColumnRef(len(fields) - 1, field.name, field.type, True, span)
+    field = groups.columns[at]
+    index = len(rel.columns) + at % len(groups.columns)
+    value: plan.Expr = plan.ColumnRef(index, field.name, field.type, True, span)
     if counted:  # the count of no rows
         zero = plan.Literal(0, types.BIGINT, False, span)
         value = plan.Call("coalesce", (value, zero), types.BIGINT, False, span)
@@ -463,14 +469,9 @@ def _decorrelated_by_rows(
     env: Environment,
     binders: tuple[BindQuery, BindFrom],
 ) -> tuple[plan.Rel, plan.Expr, tuple[plan.Expr, ...]] | None:
-    """A subquery related to the outer row otherwise than by equalities (`u.y < t.x`):
-    the distinct values of the outer columns it names, each with the aggregate of the
-    subquery's rows for them, left-joined to `rel` on those values.
-
-        SELECT o.outer$0, MAX(y) FROM (SELECT DISTINCT * FROM outer$rows) AS o, u
-        WHERE u.y < o.outer$0 GROUP BY o.outer$0
-    """
-    bind_query, bind_from = binders
+    """A subquery related to the outer row otherwise than by equalities (`u.y < t.x`), or
+    whose value names the outer row's columns: its value for each distinct outer value
+    (`per_outer_value`), left-joined to `rel` on those values."""
     if body.group_by is not None or body.having is not None or body.distinct is not None:
         env.not_supported(
             "a scalar subquery with GROUP BY, HAVING or DISTINCT related to the outer query "
@@ -478,9 +479,41 @@ def _decorrelated_by_rows(
             subquery.span,
         )
         return None
-    if is_count(item.expr) is False and any(is_count(n) for n in syntax_nodes(item.expr)):
+    if not is_count(item.expr) and any(is_count(n) for n in syntax_nodes(item.expr)):
         env.not_supported("COUNT inside an expression of a correlated scalar subquery", item.span)
         return None
+    per_value = per_outer_value(
+        replace(subquery.query, body=replace(body, items=(item,)), limit=None),
+        rel,
+        scope,
+        env,
+        binders,
+    )
+    if per_value is None:
+        return None
+    groups, refs = per_value
+    condition = same_values(refs, groups, 1, len(rel.columns))
+    joined, result = _joined_value(rel, groups, condition, is_count(item.expr), 0, subquery.span)
+    return joined, result, refs
+
+
+def per_outer_value(
+    query: ast.Query,
+    rel: plan.Rel,
+    scope: Scope,
+    env: Environment,
+    binders: tuple[BindQuery, BindFrom],
+) -> tuple[plan.Rel, tuple[plan.ColumnRef, ...]] | None:
+    """A correlated subquery's rows for each distinct value of the outer columns it names
+    (in `rel`, named by `scope`): its own columns, then those values; and the outer
+    columns. Its GROUP BY groups by the values too.
+
+        SELECT MAX(y), outer$rows.outer$0 FROM (SELECT DISTINCT * FROM outer$rows)
+            AS outer$rows, u WHERE u.y < outer$rows.outer$0 GROUP BY outer$rows.outer$0
+    """
+    bind_query, bind_from = binders
+    body = query.body
+    assert isinstance(body, ast.Select)
     inner_scope, inner = bind_from(body.from_, replace(env, diagnostics=[]))
     if inner is None:
         bind_from(body.from_, env)  # its own errors, reported
@@ -493,26 +526,28 @@ def _decorrelated_by_rows(
         found = resolve_column(scope, ref, [], env.suggestions)
         if not isinstance(found, plan.ColumnRef):
             return None
-        name = used.setdefault(found.index, f"outer${len(used)}")
-        return ast.ColumnRef(
-            (ast.Identifier(OUTER_ROWS, True, ref.span), ast.Identifier(name, True, ref.span)),
-            ref.span,
-        )
+        return _outer_row_column(used.setdefault(found.index, f"outer${len(used)}"), ref.span)
 
-    where = None if body.where is None else _columns_replaced(body.where, outer_column)
-    value = _columns_replaced(item.expr, outer_column)
-    span = subquery.span
-    refs = [
+    def replaced(expr: ast.Expr) -> ast.Expr:
+        return _columns_replaced(expr, outer_column)
+
+    items = tuple(
+        replace(i, expr=replaced(i.expr)) if isinstance(i, ast.ExprItem) else i for i in body.items
+    )
+    where = None if body.where is None else replaced(body.where)
+    having = (
+        None
+        if body.having is None
+        else replace(body.having, exprs=tuple(replaced(e) for e in body.having.exprs))
+    )
+    span = query.span
+    refs = tuple(
         plan.ColumnRef(index, rel.columns[index].name, rel.columns[index].type, True, span)
         for index in used
-    ]
+    )
     names = list(used.values())
     fields = tuple(plan.Field(n, r.type, True) for n, r in zip(names, refs, strict=True))
-    rows = plan.Project(rel, tuple(refs), fields, span)
-    keys = [
-        ast.ColumnRef((ast.Identifier(OUTER_ROWS, True, span), ast.Identifier(n, True, span)), span)
-        for n in names
-    ]
+    keys = tuple(_outer_row_column(n, span) for n in names)
     every_row = ast.Select(
         False,
         span,
@@ -533,32 +568,51 @@ def _decorrelated_by_rows(
         (),
         span,
     )
+    group_by = (
+        None
+        if body.group_by is None and not has_aggregates_in(items)
+        else ast.Clause((*keys, *(body.group_by.exprs if body.group_by else ())), span)
+    )
     grouped = replace(
         body,
-        items=(*(ast.ExprItem(k, None, span) for k in keys), replace(item, expr=value)),
+        items=(*items, *(ast.ExprItem(k, None, span) for k in keys)),
         from_=(distinct, *body.from_),
         where=where,
-        group_by=ast.Clause(tuple(keys), span),
+        group_by=group_by,
+        having=having,
     )
-    query = replace(subquery.query, body=grouped, limit=None)
-    groups = bind_reading(query, OUTER_ROWS, rows, span, env, bind_query)
-    if groups is None:
-        return None
-    width = len(rel.columns)
-    condition = all_of(
+    rows = plan.Project(rel, refs, fields, span)
+    groups = bind_reading(replace(query, body=grouped), OUTER_ROWS, rows, span, env, bind_query)
+    return None if groups is None else (groups, refs)
+
+
+def has_aggregates_in(items: tuple[ast.SelectItem, ...]) -> bool:
+    return any(has_aggregates(i.expr) for i in items if isinstance(i, ast.ExprItem))
+
+
+def same_values(
+    outer: tuple[plan.Expr, ...], groups: plan.Rel, at: int, width: int
+) -> plan.Expr | None:
+    """`outer[k]` IS NOT DISTINCT FROM the groups' column `at + k` (after `width` columns
+    of the outer rows): a NULL value finds its own group."""
+    return all_of(
         [
             plan.Call(
                 "is_not_distinct_from",
-                (ref, plan.ColumnRef(width + k, f.name, f.type, True, span)),
+                (value, plan.ColumnRef(width + at + k, f.name, f.type, True, value.span)),
                 types.BOOLEAN,
                 False,
-                span,
+                value.span,
             )
-            for k, (ref, f) in enumerate(zip(refs, groups.columns, strict=False))
+            for k, (value, f) in enumerate(zip(outer, groups.columns[at:], strict=False))
         ]
     )
-    joined, result = _joined_value(rel, groups, condition, is_count(item.expr), span)
-    return joined, result, tuple(refs)
+
+
+def _outer_row_column(name: str, span: Span) -> ast.ColumnRef:
+    return ast.ColumnRef(
+        (ast.Identifier(OUTER_ROWS, True, span), ast.Identifier(name, True, span)), span
+    )
 
 
 def _names_outer_columns(

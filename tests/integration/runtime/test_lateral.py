@@ -29,6 +29,8 @@ CREATE VIEW second AS SELECT d.dname, e.sal FROM dept d LEFT JOIN LATERAL
 CREATE VIEW labelled AS SELECT e.* FROM dept d
   CROSS APPLY (SELECT d.dname || '/' || name AS who, sal + d.deptno AS s FROM emp
                WHERE emp.deptno = d.deptno) e;
+CREATE VIEW richer AS SELECT d.dname, s.n FROM dept d
+  CROSS APPLY (SELECT COUNT(*) AS n FROM emp WHERE emp.sal > d.deptno * 5) s;
 CREATE VIEW above_floor AS SELECT d.dname, e.name FROM dept d
   OUTER APPLY (SELECT name FROM emp WHERE emp.deptno = d.deptno AND emp.sal > d.deptno * 5) e;
 """
@@ -97,6 +99,11 @@ def test_each_left_row_with_the_subquerys_rows_for_it(spark: SparkSession) -> No
         {"s": 110, "who": "A/bob"},
         {"s": 110, "who": "A/dan"},
         {"s": 15, "who": "A/amy"},
+    ]
+    assert second["richer"] == [  # sal > 50, > 100, > NULL
+        {"dname": "A", "n": 2},
+        {"dname": "B", "n": 0},
+        {"dname": "N", "n": 0},
     ]
     assert second["above_floor"] == [  # sal > 50 in A, > 100 in B
         {"dname": "A", "name": "bob"},

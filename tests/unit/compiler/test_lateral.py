@@ -102,6 +102,18 @@ def test_a_select_list_naming_the_left_is_computed_over_the_joined_row() -> None
     assert columns[2:] == [("who", "VARCHAR", True), ("EXPR$1", "INTEGER", True)]
 
 
+def test_an_aggregate_related_otherwise_is_computed_per_distinct_left_value() -> None:
+    plan, columns = compiled(
+        "SELECT d.dname, s.n FROM dept d CROSS APPLY "
+        "(SELECT COUNT(*) AS n FROM emp WHERE emp.deptno > d.deptno) s"
+    )
+    [join] = [j for j in plan_nodes(plan, "join") if j["kind"] == "left"]
+    assert join["condition"]["function"] == "is_not_distinct_from"  # a NULL finds its own
+    [aggregate] = plan_nodes(join["right"], "aggregate")
+    assert len(aggregate["keys"]) == 1  # d.deptno's distinct values
+    assert columns == [("dname", "VARCHAR", False), ("n", "BIGINT", False)]
+
+
 def test_limit_keeps_each_left_rows_first_rows() -> None:
     plan, columns = compiled(
         "SELECT d.dname, e.name FROM dept d CROSS APPLY (SELECT name FROM emp "
@@ -130,14 +142,15 @@ def test_an_uncorrelated_lateral_subquery_is_a_subquery() -> None:
     ("from_", "code", "message"),
     [
         (
-            "dept d CROSS APPLY (SELECT COUNT(*) AS n FROM emp WHERE emp.deptno > d.deptno) e",
+            "dept d CROSS APPLY (SELECT COUNT(*) AS n FROM emp WHERE emp.deptno > d.deptno "
+            "LIMIT 1) e",
             "SQL401",
-            "with aggregates or DISTINCT related to the items left of it other than by",
+            "LIMIT in a LATERAL subquery with aggregates or DISTINCT that names the items",
         ),
         (
-            "dept d CROSS APPLY (SELECT d.dname, COUNT(*) FROM emp WHERE emp.deptno = d.deptno) e",
+            "dept d CROSS APPLY (SELECT d.dname, * FROM emp WHERE emp.deptno = d.deptno) e",
             "SQL401",
-            "a LATERAL subquery with aggregates, DISTINCT or * whose select list names",
+            "* in a LATERAL subquery whose select list names the items left of it",
         ),
         (
             "dept d CROSS APPLY (SELECT name FROM emp WHERE emp.deptno = d.deptno "

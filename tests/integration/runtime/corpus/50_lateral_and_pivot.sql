@@ -34,3 +34,9 @@ CREATE VIEW above_average AS SELECT id FROM t WHERE x > (SELECT AVG(y) FROM u WH
 CREATE VIEW gap AS SELECT id, (SELECT MAX(y) - t.x FROM u WHERE u.g = t.g) AS d FROM t;
 CREATE VIEW any_bigger AS SELECT id, EXISTS (SELECT 1 FROM u WHERE u.y > t.x) AS bigger FROM t;
 CREATE VIEW bigger_or_null AS SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.y > t.x) OR x IS NULL;
+CREATE VIEW counted_per_row AS SELECT t.id, s.n, s.top FROM t,
+    LATERAL (SELECT COUNT(*) AS n, MAX(y) AS top FROM u WHERE u.g = t.g AND u.y < t.x) s;
+CREATE VIEW grouped_labels AS SELECT t.id, s.label, s.n FROM t CROSS APPLY (SELECT t.g || '!' AS label, COUNT(*) AS n FROM u WHERE u.g = t.g GROUP BY u.y) s;
+-- oracle grouped_labels: SELECT t.id, s.label, s.n FROM t, LATERAL (SELECT t.g || '!' AS label, COUNT(*) AS n FROM u WHERE u.g = t.g GROUP BY u.y) s
+CREATE VIEW distinct_above AS SELECT t.id, s.g FROM t OUTER APPLY (SELECT DISTINCT g FROM u WHERE u.y > t.x) s;
+-- oracle distinct_above: SELECT t.id, s.g FROM t LEFT JOIN LATERAL (SELECT DISTINCT g FROM u WHERE u.y > t.x) s ON TRUE
