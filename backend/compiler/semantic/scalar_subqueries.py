@@ -38,7 +38,13 @@ from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import ExprContext, bind_expr
 from backend.compiler.semantic.named_rows import bind_reading
 from backend.compiler.semantic.scope import Scope, resolve_column
-from backend.compiler.semantic.subqueries import BindFrom, BindQuery, compared_value, conjuncts
+from backend.compiler.semantic.subqueries import (
+    BindFrom,
+    BindQuery,
+    compared_value,
+    conjuncts,
+    names_outer,
+)
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -382,7 +388,9 @@ def _decorrelated(
             "a correlated scalar subquery that is not one aggregate value", subquery.span
         )
         return None
-    if correlation.problem is not None or _names_outer_columns(item, body, scope, env, binders):
+    if correlation.problem is not None or names_outer(
+        [item.expr], body.from_, scope, env, binders[1]
+    ):
         return _decorrelated_by_rows(subquery, body, item, rel, scope, env, binders)
     if body.group_by is not None and not all(
         any(_same_column(key, side) for side in correlation.inner) for key in body.group_by.exprs
@@ -612,23 +620,6 @@ def same_values(
 def _outer_row_column(name: str, span: Span) -> ast.ColumnRef:
     return ast.ColumnRef(
         (ast.Identifier(OUTER_ROWS, True, span), ast.Identifier(name, True, span)), span
-    )
-
-
-def _names_outer_columns(
-    item: ast.ExprItem,
-    body: ast.Select,
-    scope: Scope,
-    env: Environment,
-    binders: tuple[BindQuery, BindFrom],
-) -> bool:
-    """Whether the subquery's value names a column of the outer query (`MAX(y) - t.x`)."""
-    inner_scope, inner = binders[1](body.from_, replace(env, diagnostics=[]))
-    return inner is not None and any(
-        isinstance(node, ast.ColumnRef)
-        and resolve_column(inner_scope, node, [], env.suggestions) is None
-        and resolve_column(scope, node, [], env.suggestions) is not None
-        for node in syntax_nodes(item.expr)
     )
 
 

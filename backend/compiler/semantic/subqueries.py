@@ -9,21 +9,26 @@ equals no value of the subquery, and the subquery holds no NULL).
 
 An EXISTS subquery of the form SELECT ... FROM ... [WHERE ...] may refer to
 the outer query's columns (correlation): its WHERE becomes the join condition.
-IN, ANY and ALL subqueries are uncorrelated.
+An IN, ANY or ALL subquery of that form whose WHERE names the outer query's columns
+is such an EXISTS: `x IN (SELECT y ... WHERE c)` and `x op ANY (...)` are
+`EXISTS (SELECT ... WHERE c AND x op y)`, `x NOT IN (...)` is `NOT EXISTS (... WHERE c
+AND (x = y) IS NOT FALSE)` and `x op ALL (...)` is `NOT EXISTS (... WHERE c AND (x op
+y) IS NOT TRUE)`: as conditions of WHERE, they keep the same rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Literal
 
 from backend.compiler.diagnostics import Code, error
 from backend.compiler.plan import nodes as plan
 from backend.compiler.semantic import types
-from backend.compiler.semantic.correlation import all_of
+from backend.compiler.semantic.correlation import all_of, syntax_nodes
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.expressions import COMPARISONS, ExprContext, bind_expr
-from backend.compiler.semantic.scope import Scope
+from backend.compiler.semantic.scope import Scope, resolve_column
 from backend.compiler.syntax import ast
 
 BindQuery = Callable[[ast.Query, Environment], "tuple[plan.Rel, object] | None"]
@@ -58,11 +63,93 @@ def bind_subquery_condition(
     bind_from: BindFrom,
 ) -> plan.SemiJoin | None:
     if isinstance(expr, ast.InSubquery | ast.QuantifiedComparison):
+        rewritten = _as_exists(expr, scope, env, bind_from)
+        if rewritten is not None:
+            negated, condition = rewritten
+            return _exists(condition, negated, left, scope, env, bind_query, bind_from)
         return _compared(expr, left, scope, env, bind_query)
     negated = isinstance(expr, ast.UnaryOp)
     exists = expr.operand if isinstance(expr, ast.UnaryOp) else expr
     assert isinstance(exists, ast.Exists)
     return _exists(exists, negated, left, scope, env, bind_query, bind_from)
+
+
+def _as_exists(
+    expr: ast.InSubquery | ast.QuantifiedComparison,
+    scope: Scope,
+    env: Environment,
+    bind_from: BindFrom,
+) -> tuple[bool, ast.Exists] | None:
+    """A correlated IN, ANY or ALL as [NOT] EXISTS (the module's docstring); None for
+    another (uncorrelated, or not a plain SELECT of one value)."""
+    query, body = expr.query, expr.query.body
+    plain = (
+        isinstance(body, ast.Select)
+        and not query.with_
+        and query.limit is None
+        and body.from_
+        and body.where is not None
+        and body.group_by is None
+        and body.having is None
+        and not body.windows
+        and len(body.items) == 1
+        and isinstance(body.items[0], ast.ExprItem)
+        and not isinstance(expr.operand, ast.RowConstructor)
+    )
+    if not plain:
+        return None
+    assert isinstance(body, ast.Select) and isinstance(body.items[0], ast.ExprItem)
+    assert body.where is not None
+    if not names_outer([body.where], body.from_, scope, env, bind_from):
+        return None
+    if names_inner([expr.operand], body.from_, env, bind_from):
+        return None  # x would be read as the subquery's own column inside it
+    value = body.items[0].expr
+    span = expr.span
+    if isinstance(expr, ast.InSubquery):
+        op, every = "=", expr.negated
+    else:
+        op, every = expr.op, expr.quantifier == "all"
+    compared: ast.Expr = ast.BinaryOp(op, expr.operand, value, span, span)
+    if every:  # a row that does not make it TRUE (NOT IN: that does not make it FALSE)
+        refuted: Literal["true", "false"] = "false" if isinstance(expr, ast.InSubquery) else "true"
+        compared = ast.IsBoolean(compared, refuted, True, span)
+    where = ast.BinaryOp("and", body.where, compared, span, span)
+    one = ast.ExprItem(ast.NumberLiteral("1", "integer", span), None, span)
+    exists = ast.Exists(replace(query, body=replace(body, items=(one,), where=where)), span)
+    return every, exists
+
+
+def names_outer(
+    exprs: list[ast.Expr],
+    from_: tuple[ast.FromItem, ...],
+    scope: Scope,
+    env: Environment,
+    bind_from: BindFrom,
+) -> bool:
+    """Whether `exprs`, written in a subquery over `from_`, name a column of the outer
+    query (`scope`) that is not one of the subquery's own."""
+    inner_scope, inner = bind_from(from_, replace(env, diagnostics=[]))
+    return inner is not None and any(
+        isinstance(node, ast.ColumnRef)
+        and resolve_column(inner_scope, node, [], env.suggestions) is None
+        and resolve_column(scope, node, [], env.suggestions) is not None
+        for expr in exprs
+        for node in syntax_nodes(expr)
+    )
+
+
+def names_inner(
+    exprs: list[ast.Expr], from_: tuple[ast.FromItem, ...], env: Environment, bind_from: BindFrom
+) -> bool:
+    """Whether `exprs` name a column of `from_` (which would hide an outer one)."""
+    inner_scope, inner = bind_from(from_, replace(env, diagnostics=[]))
+    return inner is not None and any(
+        isinstance(node, ast.ColumnRef)
+        and resolve_column(inner_scope, node, [], env.suggestions) is not None
+        for expr in exprs
+        for node in syntax_nodes(expr)
+    )
 
 
 def _compared(

@@ -148,3 +148,34 @@ def test_other_correlations_aggregate_each_outer_value_s_rows(spark: SparkSessio
     assert [r["rnk"] for r in second["ranked"]] == [2, 1, 1, 2]
     assert [r["y"] for r in first["just_above"]] == [6, 11, None, 6]
     assert [r["y"] for r in second["just_above"]] == [None, 11, None, None]
+
+
+def test_correlated_in_and_all_keep_the_rows_sql_keeps(spark: SparkSession) -> None:
+    program = """
+        CREATE TABLE t (id INT, g VARCHAR, x INT);
+        CREATE TABLE u (g VARCHAR, y INT);
+        CREATE VIEW is_in AS SELECT id FROM t WHERE x IN (SELECT y FROM u WHERE u.g = t.g);
+        CREATE VIEW not_in AS SELECT id FROM t WHERE x NOT IN (SELECT y FROM u WHERE u.g = t.g);
+        CREATE VIEW above_all AS SELECT id FROM t WHERE x > ALL (SELECT y FROM u WHERE u.g = t.g);
+    """
+    ts = [
+        {"id": 1, "g": "a", "x": 3},
+        {"id": 2, "g": "a", "x": 9},
+        {"id": 3, "g": "b", "x": 1},  # b's only y is NULL: unknown
+        {"id": 4, "g": "c", "x": 1},  # c has no y: NOT IN and ALL hold
+        {"id": 5, "g": "a", "x": None},
+    ]
+    us = [{"g": "a", "y": 3}, {"g": "a", "y": 5}, {"g": "b", "y": None}]
+    first, second = contents_after_steps(
+        spark,
+        program,
+        [
+            {"t": [{"insert": row} for row in ts], "u": [{"insert": row} for row in us]},
+            {"u": [{"delete": us[0]}, {"insert": {"g": "c", "y": 0}}]},
+        ],
+        order=lambda row: row["id"],
+    )
+    ids = {view: [row["id"] for row in rows] for view, rows in first.items()}
+    assert ids == {"is_in": [1], "not_in": [2, 4], "above_all": [2, 4]}
+    ids = {view: [row["id"] for row in rows] for view, rows in second.items()}
+    assert ids == {"is_in": [], "not_in": [1, 2, 4], "above_all": [2, 4]}

@@ -146,3 +146,25 @@ def test_unique_is_not_exists_of_repeated_rows_without_nulls() -> None:
         ("SQL101", "UNIQUE of a query with *: name its columns")
     ]
     assert errors_of(DDL + "CREATE VIEW v AS SELECT unique FROM (SELECT 1 AS unique) AS q;") == []
+
+
+@pytest.mark.parametrize(
+    ("condition", "kind", "compared"),
+    [
+        ("x IN (SELECT y FROM u WHERE u.s = t.id)", "semi", "eq(#1, #2)"),
+        ("x = ANY (SELECT y FROM u WHERE u.y > t.id)", "semi", "eq(#1, #2)"),
+        ("x NOT IN (SELECT y FROM u WHERE u.s = t.id)", "anti", "not(coalesce(not(eq(#1, #2)"),
+        ("x > ALL (SELECT y FROM u WHERE u.s = t.id)", "anti", "not(coalesce(gt(#1, #2)"),
+    ],
+)
+def test_correlated_in_any_and_all_are_exists(condition: str, kind: str, compared: str) -> None:
+    """`x IN (SELECT y ... WHERE c)` is EXISTS (... WHERE c AND x = y); NOT IN and ALL
+    are NOT EXISTS of a row that does not make the comparison FALSE, TRUE."""
+    DDL_S = "CREATE TABLE t (id INT, x INT);\nCREATE TABLE u (y INT, s INT);\n"
+    result = compile_program(DDL_S + f"CREATE VIEW v AS SELECT id FROM t WHERE {condition};")
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = result.to_json()["plan"]["views"]
+    [join] = plan_nodes(view["query"], "semi")
+    assert join["kind"] == kind
+    last = join["condition"]["args"][-1]  # after the subquery's own WHERE
+    assert _condition({"condition": last}).startswith(compared), _condition({"condition": last})

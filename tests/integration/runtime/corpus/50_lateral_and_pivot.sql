@@ -40,3 +40,7 @@ CREATE VIEW grouped_labels AS SELECT t.id, s.label, s.n FROM t CROSS APPLY (SELE
 -- oracle grouped_labels: SELECT t.id, s.label, s.n FROM t, LATERAL (SELECT t.g || '!' AS label, COUNT(*) AS n FROM u WHERE u.g = t.g GROUP BY u.y) s
 CREATE VIEW distinct_above AS SELECT t.id, s.g FROM t OUTER APPLY (SELECT DISTINCT g FROM u WHERE u.y > t.x) s;
 -- oracle distinct_above: SELECT t.id, s.g FROM t LEFT JOIN LATERAL (SELECT DISTINCT g FROM u WHERE u.y > t.x) s ON TRUE
+CREATE VIEW in_own_group AS SELECT id FROM t WHERE x IN (SELECT y FROM u WHERE u.g = t.g);
+CREATE VIEW not_in_own_group AS SELECT id FROM t WHERE x NOT IN (SELECT y FROM u WHERE u.g = t.g);
+CREATE VIEW above_all_of_group AS SELECT id FROM t WHERE x > ALL (SELECT y FROM u WHERE u.g = t.g) AND id > 0;
+CREATE VIEW below_any_bigger AS SELECT id FROM t WHERE x < ANY (SELECT y FROM u WHERE u.y > t.id);
