@@ -952,7 +952,7 @@ def _windowed(rows: DataFrame, rel: Mapping[str, Any], columns: list[str]) -> Da
     """Each row of a multiset (one copy per multiplicity) with its window values."""
     copies = _copies(rows)
     for index, call in enumerate(rel["calls"]):
-        if call["function"] in FRAME_VALUES:  # their rows' places, for min_by / max_by
+        if call["function"] in FRAME_VALUES:  # their rows' places: min_by, max_by, the n-th
             place = F.row_number().over(_tied(_partitioned(call), call, columns))
             copies = copies.withColumn(f"__place{index}", place)
     values = [
@@ -1033,6 +1033,13 @@ def _window_value(call: Mapping[str, Any], columns: list[str], place: str) -> Co
     elif order:
         spec = spec.rangeBetween(start, end)
     args = [lower_expr(a) for a in call["args"]]
+    if function == "nth_value":  # the frame's n-th row, in the tied order
+        rows = F.array_sort(
+            F.collect_list(F.struct(F.col(place).alias("p"), args[0].alias("v"))).over(spec)
+        )
+        if call.get("ignore_nulls"):
+            rows = F.filter(rows, lambda row: row["v"].isNotNull())
+        return F.try_element_at(rows, F.lit(int(call["args"][1]["value"])))["v"]
     if function in FRAME_VALUES:  # the frame's first or last row, in the tied order
         pick = F.min_by if function == "first_value" else F.max_by
         # IGNORE NULLS: of the rows whose value is not NULL (min_by skips a NULL place)
@@ -1071,7 +1078,7 @@ RANK_FUNCTIONS: dict[str, Callable[[], Column]] = {
     "percent_rank": F.percent_rank,
     "cume_dist": F.cume_dist,
 }
-FRAME_VALUES = frozenset({"first_value", "last_value"})
+FRAME_VALUES = frozenset({"first_value", "last_value", "nth_value"})
 
 
 def _offset_value(call: Mapping[str, Any], spec: WindowSpec) -> Column:

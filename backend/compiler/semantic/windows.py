@@ -40,8 +40,9 @@ RANKING = frozenset({"row_number", "rank", "dense_rank", "percent_rank", "cume_d
 FRACTIONS = frozenset({"percent_rank", "cume_dist"})
 # LAG/LEAD(x [, offset [, default]]): x of the row `offset` rows before / after.
 OFFSETS = frozenset({"lag", "lead"})
-# FIRST_VALUE/LAST_VALUE(x): x of the first / last row of the frame.
-FRAME_VALUES = frozenset({"first_value", "last_value"})
+# FIRST_VALUE/LAST_VALUE(x): x of the first / last row of the frame; NTH_VALUE(x, n)
+# (Calcite's) x of its n-th row, NULL where it has fewer.
+FRAME_VALUES = frozenset({"first_value", "last_value", "nth_value"})
 
 
 @dataclass
@@ -198,7 +199,9 @@ def _bind_call(
         ctx.not_supported(f"{shown}(DISTINCT or FILTER ...) OVER", call.span)
         return None
     if call.ignore_nulls and name not in OFFSETS | FRAME_VALUES:
-        message = f"IGNORE NULLS applies to LAG, LEAD, FIRST_VALUE and LAST_VALUE, not {shown}"
+        message = (
+            f"IGNORE NULLS applies to LAG, LEAD, FIRST_VALUE, LAST_VALUE and NTH_VALUE, not {shown}"
+        )
         ctx.report(Code.INVALID_WINDOW, message, call.span)
         return None
     if name in aggregates.NOT_OVER_WINDOWS:
@@ -238,8 +241,14 @@ def _bind_call(
         result = types.DOUBLE if name in FRACTIONS else types.BIGINT
         function, nullable = name, False
     elif name in FRAME_VALUES:
-        if len(present) != 1 or call.star:
-            ctx.report(Code.UNKNOWN_FUNCTION, f"{shown} takes 1 argument", call.span)
+        wanted = 2 if name == "nth_value" else 1
+        if len(present) != wanted or call.star:
+            takes = "2 arguments" if wanted == 2 else "1 argument"
+            ctx.report(Code.UNKNOWN_FUNCTION, f"{shown} takes {takes}", call.span)
+            return None
+        if name == "nth_value" and not _positive_constant(present[1]):
+            message = "NTH_VALUE's place must be a positive integer constant"
+            ctx.report(Code.INVALID_WINDOW, message, present[1].span)
             return None
         function, result, nullable = name, present[0].type, True
     elif name in OFFSETS:

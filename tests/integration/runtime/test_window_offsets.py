@@ -73,3 +73,31 @@ def test_a_window_aligned_at_half_past_is_final_once_its_hour_is_over(
     second = {"s": "2020-01-01 11:30:00", "e": "2020-01-01 12:30:00", "n": 1}
     # 11:31 closes the window from 10:30 (lateness 0); 12:45 the one from 11:30.
     assert by_step == {2: [{"insert": first}], 3: [{"insert": second}]}
+
+
+def test_nth_value_is_the_frame_s_n_th_row_s_value(spark: SparkSession) -> None:
+    program = """
+        CREATE TABLE t (id INT, g VARCHAR, x INT, ts TIMESTAMP);
+        CREATE VIEW v AS SELECT id,
+            NTH_VALUE(x, 2) OVER (PARTITION BY g ORDER BY ts
+                ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS second,
+            NTH_VALUE(x, 2) OVER (PARTITION BY g ORDER BY ts) AS so_far,
+            NTH_VALUE(x, 1) IGNORE NULLS OVER (PARTITION BY g ORDER BY ts
+                ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS first_value
+        FROM t;
+    """
+    rows = [
+        {"id": 1, "g": "a", "x": None, "ts": "2020-01-01 10:00:00"},
+        {"id": 2, "g": "a", "x": 20, "ts": "2020-01-01 11:00:00"},
+        {"id": 3, "g": "a", "x": 30, "ts": "2020-01-01 12:00:00"},
+        {"id": 4, "g": "b", "x": 40, "ts": "2020-01-01 10:00:00"},
+    ]
+    [after] = contents_by_step(
+        spark, program, "t", [[{"insert": row} for row in rows]], order=lambda r: r["id"]
+    )
+    assert [(r["second"], r["so_far"], r["first_value"]) for r in after["v"]] == [
+        (20, None, 20),  # the frame so far has one row
+        (20, 20, 20),
+        (20, 20, 20),
+        (None, None, 40),  # b has one row
+    ]

@@ -64,6 +64,9 @@ def test_a_frame_offset_may_be_a_whole_number_cast() -> None:
         ("NTILE(2) OVER (PARTITION BY g)", "SQL217", "NTILE needs a window with ORDER BY"),
         ("CUME_DIST(x) OVER (ORDER BY id)", "SQL207", "CUME_DIST takes no arguments"),
         ("FIRST_VALUE(x, 2) OVER (ORDER BY id)", "SQL207", "FIRST_VALUE takes 1 argument"),
+        ("NTH_VALUE(x) OVER (ORDER BY id)", "SQL207", "NTH_VALUE takes 2 arguments"),
+        ("NTH_VALUE(x, 0) OVER (ORDER BY id)", "SQL217", "NTH_VALUE's place must be a positive"),
+        ("NTH_VALUE(x, id) OVER (ORDER BY id)", "SQL217", "NTH_VALUE's place must be a positive"),
         ("PERCENT_RANK() OVER (PARTITION BY g)", "SQL217", "needs a window with ORDER BY"),
     ],
 )
@@ -166,7 +169,8 @@ def test_ignore_nulls_and_count_distinct_over_a_window_go_into_the_plan() -> Non
             "ROW_NUMBER() IGNORE NULLS OVER (ORDER BY id)",
             (
                 "SQL217",
-                "IGNORE NULLS applies to LAG, LEAD, FIRST_VALUE and LAST_VALUE, not ROW_NUMBER",
+                "IGNORE NULLS applies to LAG, LEAD, FIRST_VALUE, LAST_VALUE and NTH_VALUE, "
+                "not ROW_NUMBER",
             ),
         ),
         (
