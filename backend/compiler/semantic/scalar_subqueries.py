@@ -43,6 +43,7 @@ from backend.compiler.semantic.subqueries import (
     BindQuery,
     compared_value,
     conjuncts,
+    correlated_tests,
     names_outer,
 )
 from backend.compiler.source import Span
@@ -89,6 +90,37 @@ def _exists(
     count = joined.values[counted.span]
     exists_value = plan.Call("gt", (count, zero), types.BOOLEAN, False, exists.span)
     return joined.rel, exists_value, joined.outer.get(counted.span, ())
+
+
+def _decided(
+    written: ast.InSubquery | ast.QuantifiedComparison,
+    tests: tuple[ast.Exists, ast.Exists],
+    rel: plan.Rel,
+    scope: Scope,
+    env: Environment,
+    binders: tuple[BindQuery, BindFrom],
+) -> tuple[plan.Rel, plan.Expr, tuple[plan.Expr, ...]] | None:
+    """A correlated IN, ANY or ALL as a value: TRUE (ALL: FALSE) where a row decides it,
+    else NULL where a row makes the comparison UNKNOWN, else FALSE (ALL: TRUE); NOT IN
+    is NOT of IN."""
+    deciding, unknown = tests
+    first = _exists(deciding, rel, scope, env, binders)
+    if first is None:
+        return None
+    second = _exists(unknown, first[0], scope, env, binders)
+    if second is None:
+        return None
+    every = isinstance(written, ast.QuantifiedComparison) and written.quantifier == "all"
+    span = written.span
+    decided = plan.Literal(not every, types.BOOLEAN, False, span)
+    open_ = plan.Literal(None, types.BOOLEAN, True, span)
+    otherwise = plan.Literal(every, types.BOOLEAN, False, span)
+    value: plan.Expr = plan.Case(
+        ((first[1], decided), (second[1], open_)), otherwise, types.BOOLEAN, True, span
+    )
+    if isinstance(written, ast.InSubquery) and written.negated:
+        value = plan.Call("not", (value,), types.BOOLEAN, True, span)
+    return second[0], value, (*first[2], *second[2])
 
 
 def _array_of(
@@ -233,6 +265,19 @@ def join_scalars(
                 complete = False
             else:
                 rel, scalars[written.span], outer[written.span] = made
+            continue
+        tests = (
+            correlated_tests(written, scope, env, binders[1])
+            if isinstance(written, ast.InSubquery | ast.QuantifiedComparison)
+            else None
+        )
+        if tests is not None:
+            assert isinstance(written, ast.InSubquery | ast.QuantifiedComparison)
+            decided = _decided(written, tests, rel, scope, env, binders)
+            if decided is None:
+                complete = False
+            else:
+                rel, scalars[written.span], outer[written.span] = decided
             continue
         if isinstance(written, ast.InSubquery | ast.QuantifiedComparison):
             valued = compared_value(written, rel, scope, env, binders[0])
@@ -589,9 +634,19 @@ def per_outer_value(
         group_by=group_by,
         having=having,
     )
-    rows = plan.Project(rel, refs, fields, span)
+    rows = plan.Project(_without_joined_values(rel, len(scope.columns)), refs, fields, span)
     groups = bind_reading(replace(query, body=grouped), OUTER_ROWS, rows, span, env, bind_query)
     return None if groups is None else (groups, refs)
+
+
+def _without_joined_values(rel: plan.Rel, width: int) -> plan.Rel:
+    """`rel` without the values of subqueries joined to it before (each joined on its
+    right, after the `width` columns of the FROM): the outer rows read again for the
+    distinct values of another, without the plans of those before (which would double
+    with each subquery)."""
+    while isinstance(rel, plan.Join) and len(rel.left.columns) >= width:
+        rel = rel.left
+    return rel
 
 
 def has_aggregates_in(items: tuple[ast.SelectItem, ...]) -> bool:

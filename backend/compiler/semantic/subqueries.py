@@ -82,6 +82,45 @@ def _as_exists(
 ) -> tuple[bool, ast.Exists] | None:
     """A correlated IN, ANY or ALL as [NOT] EXISTS (the module's docstring); None for
     another (uncorrelated, or not a plain SELECT of one value)."""
+    compared = _correlated_comparison(expr, scope, env, bind_from)
+    if compared is None:
+        return None
+    every = expr.negated if isinstance(expr, ast.InSubquery) else expr.quantifier == "all"
+    if every:  # a row that does not make it TRUE (NOT IN: that does not make it FALSE)
+        refuted: Literal["true", "false"] = "false" if isinstance(expr, ast.InSubquery) else "true"
+        compared = ast.IsBoolean(compared, refuted, True, expr.span)
+    return every, _exists_of(expr, compared)
+
+
+def correlated_tests(
+    expr: ast.InSubquery | ast.QuantifiedComparison,
+    scope: Scope,
+    env: Environment,
+    bind_from: BindFrom,
+) -> tuple[ast.Exists, ast.Exists] | None:
+    """A correlated IN, ANY or ALL as a value: the EXISTS of a row that decides it (makes
+    `x op y` TRUE for IN and ANY, FALSE for ALL) and the EXISTS of a row that makes it
+    UNKNOWN; None for another (uncorrelated, or not a plain SELECT of one value)."""
+    compared = _correlated_comparison(expr, scope, env, bind_from)
+    if compared is None:
+        return None
+    span = expr.span
+    if isinstance(expr, ast.QuantifiedComparison) and expr.quantifier == "all":
+        deciding: ast.Expr = ast.IsBoolean(compared, "false", False, span)
+    else:
+        deciding = compared
+    unknown = ast.IsBoolean(compared, "unknown", False, span)
+    return _exists_of(expr, deciding), _exists_of(expr, unknown)
+
+
+def _correlated_comparison(
+    expr: ast.InSubquery | ast.QuantifiedComparison,
+    scope: Scope,
+    env: Environment,
+    bind_from: BindFrom,
+) -> ast.Expr | None:
+    """`x op y` of a correlated IN (op `=`), ANY or ALL over a plain SELECT of one value
+    y whose WHERE names the outer query's columns; None for another."""
     query, body = expr.query, expr.query.body
     plain = (
         isinstance(body, ast.Select)
@@ -104,20 +143,17 @@ def _as_exists(
         return None
     if names_inner([expr.operand], body.from_, env, bind_from):
         return None  # x would be read as the subquery's own column inside it
-    value = body.items[0].expr
-    span = expr.span
-    if isinstance(expr, ast.InSubquery):
-        op, every = "=", expr.negated
-    else:
-        op, every = expr.op, expr.quantifier == "all"
-    compared: ast.Expr = ast.BinaryOp(op, expr.operand, value, span, span)
-    if every:  # a row that does not make it TRUE (NOT IN: that does not make it FALSE)
-        refuted: Literal["true", "false"] = "false" if isinstance(expr, ast.InSubquery) else "true"
-        compared = ast.IsBoolean(compared, refuted, True, span)
-    where = ast.BinaryOp("and", body.where, compared, span, span)
+    op = "=" if isinstance(expr, ast.InSubquery) else expr.op
+    return ast.BinaryOp(op, expr.operand, body.items[0].expr, expr.span, expr.span)
+
+
+def _exists_of(expr: ast.InSubquery | ast.QuantifiedComparison, test: ast.Expr) -> ast.Exists:
+    """EXISTS (SELECT 1 FROM ... WHERE <the subquery's WHERE> AND test)."""
+    query, body, span = expr.query, expr.query.body, expr.span
+    assert isinstance(body, ast.Select) and body.where is not None
+    where = ast.BinaryOp("and", body.where, test, span, span)
     one = ast.ExprItem(ast.NumberLiteral("1", "integer", span), None, span)
-    exists = ast.Exists(replace(query, body=replace(body, items=(one,), where=where)), span)
-    return every, exists
+    return ast.Exists(replace(query, body=replace(body, items=(one,), where=where)), span)
 
 
 def names_outer(

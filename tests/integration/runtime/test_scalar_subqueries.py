@@ -157,6 +157,9 @@ def test_correlated_in_and_all_keep_the_rows_sql_keeps(spark: SparkSession) -> N
         CREATE VIEW is_in AS SELECT id FROM t WHERE x IN (SELECT y FROM u WHERE u.g = t.g);
         CREATE VIEW not_in AS SELECT id FROM t WHERE x NOT IN (SELECT y FROM u WHERE u.g = t.g);
         CREATE VIEW above_all AS SELECT id FROM t WHERE x > ALL (SELECT y FROM u WHERE u.g = t.g);
+        CREATE VIEW as_values AS SELECT id, x IN (SELECT y FROM u WHERE u.g = t.g) AS i,
+            x NOT IN (SELECT y FROM u WHERE u.g = t.g) AS n,
+            x > ALL (SELECT y FROM u WHERE u.g = t.g) AS a FROM t;
     """
     ts = [
         {"id": 1, "g": "a", "x": 3},
@@ -175,6 +178,15 @@ def test_correlated_in_and_all_keep_the_rows_sql_keeps(spark: SparkSession) -> N
         ],
         order=lambda row: row["id"],
     )
+    values = [(row["i"], row["n"], row["a"]) for row in first.pop("as_values")]
+    assert values == [  # as values: NULL where a NULL leaves it open
+        (True, False, False),
+        (False, True, True),
+        (None, None, None),
+        (False, True, True),
+        (None, None, None),
+    ]
+    second.pop("as_values")
     ids = {view: [row["id"] for row in rows] for view, rows in first.items()}
     assert ids == {"is_in": [1], "not_in": [2, 4], "above_all": [2, 4]}
     ids = {view: [row["id"] for row in rows] for view, rows in second.items()}

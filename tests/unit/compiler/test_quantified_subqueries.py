@@ -168,3 +168,22 @@ def test_correlated_in_any_and_all_are_exists(condition: str, kind: str, compare
     assert join["kind"] == kind
     last = join["condition"]["args"][-1]  # after the subquery's own WHERE
     assert _condition({"condition": last}).startswith(compared), _condition({"condition": last})
+
+
+def test_correlated_in_as_a_value_is_decided_by_two_exists() -> None:
+    """TRUE where a row makes `x = y` TRUE, NULL where one makes it UNKNOWN, else FALSE;
+    each EXISTS reads the outer rows without the other's plan (no doubling)."""
+    DDL_S = "CREATE TABLE t (id INT, x INT);\nCREATE TABLE u (y INT, s INT);\n"
+    result = compile_program(
+        DDL_S + "CREATE VIEW v AS SELECT id, x IN (SELECT y FROM u WHERE u.s = t.id) AS i, "
+        "x > ALL (SELECT y FROM u WHERE u.s = t.id) AS a FROM t;"
+    )
+    assert not result.has_errors, result.diagnostics_json()
+    [view] = result.to_json()["plan"]["views"]
+    member, every = view["query"]["exprs"][1:]
+    assert member["kind"] == "case" and every["kind"] == "case"
+    assert [w[1]["value"] for w in member["whens"]] == [True, None]
+    assert member["else"]["value"] is False and every["else"]["value"] is True
+    # each EXISTS counts over the distinct outer values read from t alone
+    distinct = plan_nodes(view["query"], "distinct")
+    assert distinct and all(not plan_nodes(d, "join") for d in distinct)

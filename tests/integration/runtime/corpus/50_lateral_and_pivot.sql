@@ -44,3 +44,8 @@ CREATE VIEW in_own_group AS SELECT id FROM t WHERE x IN (SELECT y FROM u WHERE u
 CREATE VIEW not_in_own_group AS SELECT id FROM t WHERE x NOT IN (SELECT y FROM u WHERE u.g = t.g);
 CREATE VIEW above_all_of_group AS SELECT id FROM t WHERE x > ALL (SELECT y FROM u WHERE u.g = t.g) AND id > 0;
 CREATE VIEW below_any_bigger AS SELECT id FROM t WHERE x < ANY (SELECT y FROM u WHERE u.y > t.id);
+CREATE VIEW membership_values AS SELECT id, x IN (SELECT y FROM u WHERE u.g = t.g) AS is_in,
+    x NOT IN (SELECT y FROM u WHERE u.g = t.g) AS not_in,
+    x > ALL (SELECT y FROM u WHERE u.g = t.g) AS above_all,
+    x < ANY (SELECT y FROM u WHERE u.g = t.g) AS below_any FROM t;
+CREATE VIEW in_or AS SELECT id FROM t WHERE x IN (SELECT y FROM u WHERE u.g = t.g) OR id > 3;
