@@ -47,7 +47,7 @@ from backend.compiler.semantic.scalar_subqueries import (
     written_conjunction,
 )
 from backend.compiler.semantic.scope import Scope
-from backend.compiler.semantic.subqueries import BindFrom, BindQuery
+from backend.compiler.semantic.subqueries import BindFrom, BindQuery, names_outer
 from backend.compiler.source import Span
 from backend.compiler.syntax import ast
 
@@ -114,7 +114,8 @@ def bind_lateral(
         has_aggregates(i.expr) for i in body.items if isinstance(i, ast.ExprItem)
     )
     always_one = aggregated and not grouped
-    outer_items = _names_the_left(body, left, env, bind_from)
+    selected = [i.expr for i in body.items if isinstance(i, ast.ExprItem)]
+    outer_items = names_outer(selected, body.from_, left, env, bind_from)
     if (correlation.others or outer_items) and (aggregated or body.distinct is not None):
         return _per_left_value(
             item, left, left_rel, counts(body, always_one), always_one, env, binders
@@ -246,25 +247,6 @@ def _refused(body: ast.Select, outer_items: bool) -> tuple[str, Span] | None:
     if outer_items and not _all_expressions(body.items):
         return "* in a LATERAL subquery whose select list names the items left of it", body.span
     return None
-
-
-def _names_the_left(body: ast.Select, left: Scope, env: Environment, bind_from: BindFrom) -> bool:
-    """Whether an item of the select list names a column of the items left of it (binds
-    with them, not without)."""
-    trial = replace(env, diagnostics=[])
-    inner_scope, inner = bind_from(body.from_, trial)
-    if inner is None:
-        return False
-    for written in body.items:
-        if not isinstance(written, ast.ExprItem):
-            continue
-        alone = ExprContext(inner_scope, [], trial.suggestions, functions=trial)
-        if bind_expr(written.expr, alone) is not None:
-            continue
-        joined = ExprContext(inner_scope, [], trial.suggestions, outer=left, functions=trial)
-        if bind_expr(written.expr, joined) is not None:
-            return True
-    return False
 
 
 def _all_expressions(items: tuple[ast.SelectItem, ...]) -> bool:

@@ -139,9 +139,10 @@ def _correlated_comparison(
         return None
     assert isinstance(body, ast.Select) and isinstance(body.items[0], ast.ExprItem)
     assert body.where is not None
-    if not names_outer([body.where], body.from_, scope, env, bind_from):
+    inner_scope = _trial_scope(body.from_, env, bind_from)
+    if inner_scope is None or not _names_outer_in([body.where], inner_scope, scope, env):
         return None
-    if names_inner([expr.operand], body.from_, env, bind_from):
+    if _names_inner_in([expr.operand], inner_scope, env):
         return None  # x would be read as the subquery's own column inside it
     op = "=" if isinstance(expr, ast.InSubquery) else expr.op
     return ast.BinaryOp(op, expr.operand, body.items[0].expr, expr.span, expr.span)
@@ -165,8 +166,22 @@ def names_outer(
 ) -> bool:
     """Whether `exprs`, written in a subquery over `from_`, name a column of the outer
     query (`scope`) that is not one of the subquery's own."""
+    inner_scope = _trial_scope(from_, env, bind_from)
+    return inner_scope is not None and _names_outer_in(exprs, inner_scope, scope, env)
+
+
+def _trial_scope(
+    from_: tuple[ast.FromItem, ...], env: Environment, bind_from: BindFrom
+) -> Scope | None:
+    """The names of a subquery's FROM, bound silently (it is bound for real later)."""
     inner_scope, inner = bind_from(from_, replace(env, diagnostics=[]))
-    return inner is not None and any(
+    return None if inner is None else inner_scope
+
+
+def _names_outer_in(
+    exprs: list[ast.Expr], inner_scope: Scope, scope: Scope, env: Environment
+) -> bool:
+    return any(
         isinstance(node, ast.ColumnRef)
         and resolve_column(inner_scope, node, [], env.suggestions) is None
         and resolve_column(scope, node, [], env.suggestions) is not None
@@ -175,12 +190,9 @@ def names_outer(
     )
 
 
-def names_inner(
-    exprs: list[ast.Expr], from_: tuple[ast.FromItem, ...], env: Environment, bind_from: BindFrom
-) -> bool:
-    """Whether `exprs` name a column of `from_` (which would hide an outer one)."""
-    inner_scope, inner = bind_from(from_, replace(env, diagnostics=[]))
-    return inner is not None and any(
+def _names_inner_in(exprs: list[ast.Expr], inner_scope: Scope, env: Environment) -> bool:
+    """Whether `exprs` name a column of the subquery's FROM (which would hide an outer one)."""
+    return any(
         isinstance(node, ast.ColumnRef)
         and resolve_column(inner_scope, node, [], env.suggestions) is not None
         for expr in exprs
