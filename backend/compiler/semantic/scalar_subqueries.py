@@ -561,8 +561,10 @@ def per_outer_value(
     (in `rel`, named by `scope`): its own columns, then those values; and the outer
     columns. Its GROUP BY groups by the values too.
 
-        SELECT MAX(y), outer$rows.outer$0 FROM (SELECT DISTINCT * FROM outer$rows)
-            AS outer$rows, u WHERE u.y < outer$rows.outer$0 GROUP BY outer$rows.outer$0
+        SELECT MAX(y), outer$rows.outer$0 FROM outer$rows, u
+            WHERE u.y < outer$rows.outer$0 GROUP BY outer$rows.outer$0
+
+    where outer$rows are the distinct values.
     """
     bind_query, bind_from = binders
     body = query.body
@@ -601,26 +603,7 @@ def per_outer_value(
     names = list(used.values())
     fields = tuple(plan.Field(n, r.type, True) for n, r in zip(names, refs, strict=True))
     keys = tuple(_outer_row_column(n, span) for n in names)
-    every_row = ast.Select(
-        False,
-        span,
-        (ast.StarItem(None, span),),
-        (ast.TableRef(ast.Identifier(OUTER_ROWS, True, span), None, (), None, None, span),),
-        None,
-        None,
-        None,
-        (),
-        None,
-        None,
-        span,
-    )
-    distinct = ast.DerivedTable(
-        ast.Query((), None, every_row, (), None, None, span),
-        False,
-        ast.Identifier(OUTER_ROWS, True, span),
-        (),
-        span,
-    )
+    outer_values = ast.TableRef(ast.Identifier(OUTER_ROWS, True, span), None, (), None, None, span)
     group_by = (
         None
         if body.group_by is None and not has_aggregates_in(items)
@@ -629,12 +612,13 @@ def per_outer_value(
     grouped = replace(
         body,
         items=(*items, *(ast.ExprItem(k, None, span) for k in keys)),
-        from_=(distinct, *body.from_),
+        from_=(outer_values, *body.from_),
         where=where,
         group_by=group_by,
         having=having,
     )
-    rows = plan.Project(_without_joined_values(rel, len(scope.columns)), refs, fields, span)
+    outer_rows = plan.Project(_without_joined_values(rel, len(scope.columns)), refs, fields, span)
+    rows = plan.Distinct(outer_rows, fields, span)
     groups = bind_reading(replace(query, body=grouped), OUTER_ROWS, rows, span, env, bind_query)
     return None if groups is None else (groups, refs)
 
