@@ -26,6 +26,7 @@ from typing import Any
 from django.db.models import Sum
 from pyspark.sql import DataFrame, SparkSession
 
+import worker.runner.recursion  # noqa: F401  (registers the recursive rules)
 from backend.pipelines.models import InputChange
 from backend.pipelines.selectors import view_counts
 from worker.runner.incremental import Lowering, literal_rows, names, typed_rows, types_of

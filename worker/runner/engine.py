@@ -28,6 +28,7 @@ import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+import worker.runner.recursion  # registers the recursive rules
 import worker.runner.window_join  # noqa: F401  (registers the window_join rule)
 from worker.runner.blocks import released_blocks
 from worker.runner.clocks import max_key, time_columns, waterlines

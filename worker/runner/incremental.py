@@ -347,7 +347,7 @@ def side_state(key: str, side: str) -> str:
 def _union(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     columns = rel["columns"]
     parts = [ctx.rel(child, f"{key}.u{index}") for index, child in enumerate(rel["inputs"])]
-    changed = [_cast(part, columns) for part in parts if not ctx.is_empty(part)]
+    changed = [cast_columns(part, columns) for part in parts if not ctx.is_empty(part)]
     return unioned(changed) if changed else ctx.empty(types_of(columns))
 
 
@@ -873,7 +873,7 @@ def _set_difference(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFram
     columns = names(len(types))
     changes, stored = {}, {}
     for side in ("left", "right"):
-        changes[side] = _cast(ctx.shared_changes(rel[side], f"{key}.{side}"), rel["columns"])
+        changes[side] = cast_columns(ctx.shared_changes(rel[side], f"{key}.{side}"), rel["columns"])
         stored[side] = ctx.stored(side_state(key, side), types)
         ctx.save(side_state(key, side), changes[side], types)
     affected = unioned([changes["left"].select(*columns), changes["right"].select(*columns)])
@@ -1162,7 +1162,7 @@ _SET_COUNTS: dict[tuple[str, bool], Callable[[Column, Column], Column]] = {
 }
 
 
-def _cast(changes: DataFrame, columns: Sequence[Mapping[str, Any]]) -> DataFrame:
+def cast_columns(changes: DataFrame, columns: Sequence[Mapping[str, Any]]) -> DataFrame:
     """`changes` with its columns cast to `columns`' types (the sides of a set operation)."""
     return changes.select(
         *(

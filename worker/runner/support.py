@@ -52,6 +52,7 @@ def _node_problems(node: Any) -> Iterator[str]:
     # the names of the runner's rules are needed.
     from worker.runner.incremental import AGGREGATE_FUNCTIONS, LINEAR, RULES
     from worker.runner.lower import BINARY, SCALAR, UNARY
+    from worker.runner.recursion import RECURSION_RULES
     from worker.runner.temporal import TEMPORAL_RULES
     from worker.runner.window_join import WINDOW_JOIN_RULES
 
@@ -60,7 +61,7 @@ def _node_problems(node: Any) -> Iterator[str]:
         if "op" in item:
             if (
                 item["op"] not in LINEAR
-                and item["op"] not in RULES | TEMPORAL_RULES | WINDOW_JOIN_RULES
+                and item["op"] not in RULES | TEMPORAL_RULES | WINDOW_JOIN_RULES | RECURSION_RULES
             ):
                 yield f"the plan operator '{item['op']}', which the runtime does not run yet"
             for aggregate in item.get("aggregates", []):

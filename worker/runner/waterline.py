@@ -83,7 +83,7 @@ def rel_waterline(
     typed_nulls = [F.lit(None).cast(spark_type(c["type"])) for c in rel["columns"]]
     if op == "scan":
         return relations[rel["relation"]]
-    if op == "values":
+    if op in ("values", "recursive"):  # a recursive query's rows have no waterline
         return _row(spark, typed_nulls)
     if op == "union":
         inputs = [rel_waterline(spark, r, relations) for r in rel["inputs"]]

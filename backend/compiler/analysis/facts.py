@@ -80,6 +80,9 @@ def facts_of(rel: plan.Rel, known: Mapping[str, Facts]) -> Facts:
             return Facts(True, True, (False, False))
         case plan.FromChangelog():
             return Facts(False, False, (False,) * len(rel.columns))
+        case plan.Recursive() | plan.RecursiveRef():
+            # A table, recomputed as what it reads changes: it deletes as well.
+            return Facts(False, False, (False,) * len(rel.columns))
 
 
 def _join(rel: plan.Join, left: Facts, right: Facts) -> Facts:

@@ -170,6 +170,21 @@ class UnionJson(TypedDict):
     columns: list[ColumnJson]
 
 
+class RecursiveJson(TypedDict):
+    op: Literal["recursive"]
+    name: str
+    anchor: RelJson
+    step: RelJson
+    all: bool
+    columns: list[ColumnJson]
+
+
+class RecursiveRefJson(TypedDict):
+    op: Literal["recursive_ref"]
+    name: str
+    columns: list[ColumnJson]
+
+
 class DistinctJson(TypedDict):
     op: Literal["distinct"]
     input: RelJson
@@ -341,6 +356,8 @@ RelJson = (
     | AsOfJson
     | ToChangelogJson
     | FromChangelogJson
+    | RecursiveJson
+    | RecursiveRefJson
 )
 
 
@@ -505,6 +522,17 @@ def rel_json(rel: plan.Rel) -> RelJson:
             return {"op": "union", "inputs": [rel_json(i) for i in rel.inputs], "columns": columns}
         case plan.Distinct():
             return {"op": "distinct", "input": rel_json(rel.input), "columns": columns}
+        case plan.Recursive():
+            return {
+                "op": "recursive",
+                "name": rel.name,
+                "anchor": rel_json(rel.anchor),
+                "step": rel_json(rel.step),
+                "all": rel.all,
+                "columns": columns,
+            }
+        case plan.RecursiveRef():
+            return {"op": "recursive_ref", "name": rel.name, "columns": columns}
         case plan.SemiJoin():
             return {
                 "op": "semi",

@@ -172,6 +172,30 @@ class Union:
 
 
 @dataclass(frozen=True, slots=True)
+class Recursive:
+    """WITH RECURSIVE name AS (anchor UNION [ALL] step): the rows of `anchor`, then
+    `step` again and again, each time over the rows the time before added (its
+    RecursiveRef), until it adds none. Under UNION (not `all`) each row once: a round
+    adds only rows not there yet."""
+
+    name: str
+    anchor: Rel
+    step: Rel
+    all: bool
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class RecursiveRef:
+    """A Recursive's `step` reading it: the rows its last round added."""
+
+    name: str
+    columns: tuple[Field, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Distinct:
     input: Rel
     columns: tuple[Field, ...]
@@ -418,6 +442,8 @@ Rel = (
     | WindowJoin
     | ToChangelog
     | FromChangelog
+    | Recursive
+    | RecursiveRef
 )
 
 
@@ -469,8 +495,10 @@ class Plan:
 def children(rel: Rel) -> tuple[Rel, ...]:
     """The relations a plan node reads."""
     match rel:
-        case Scan() | Values():
+        case Scan() | Values() | RecursiveRef():
             return ()
+        case Recursive():
+            return (rel.anchor, rel.step)
         case Join() | SetDifference() | SemiJoin() | LookupJoin() | TemporalJoin() | WindowJoin():
             return (rel.left, rel.right)
         case Union():

@@ -26,6 +26,7 @@ from backend.compiler.semantic.grouping import (
     written_keys,
 )
 from backend.compiler.semantic.pushdown import pushed_into_joins
+from backend.compiler.semantic.recursion import bind_recursive, reads_itself
 from backend.compiler.semantic.rows import row_fields
 from backend.compiler.semantic.scalar_subqueries import (
     Scalars,
@@ -168,6 +169,10 @@ def _bind_subquery(query: ast.Query, env: Environment) -> tuple[plan.Rel, tuple[
 def _bind_with(query: ast.Query, env: Environment) -> None:
     """Each WITH query is visible to the later ones and to the body."""
     for cte in query.with_:
+        if cte.recursive and reads_itself(cte):
+            recursive = bind_recursive(cte, env, _bind_body_parts)
+            env.ctes[cte.name.value] = recursive
+            continue
         bound = bind_query(cte.query, env)
         if bound is not None and cte.columns:
             if len(cte.columns) != len(bound.columns):

@@ -49,21 +49,21 @@ def bind_set_operation(
 def _set_difference(
     body: ast.SetOperation, left: Bound, right: Bound, env: Environment
 ) -> Bound | None:
-    columns = _common_columns(body, left, right, env)
+    columns = common_columns(body, left, right, env)
     if columns is None:
         return None
     rel = plan.SetDifference(
         body.op,
         body.all,
-        _cast_to(left[0], columns),
-        _cast_to(right[0], columns),
+        cast_to(left[0], columns),
+        cast_to(right[0], columns),
         columns,
         body.span,
     )
     return rel, left[1]
 
 
-def _common_columns(
+def common_columns(
     body: ast.SetOperation, left: Bound, right: Bound, env: Environment
 ) -> tuple[plan.Field, ...] | None:
     """The columns both sides are cast to, or None after reporting why there are none."""
@@ -103,14 +103,14 @@ def _common_columns(
 
 
 def _union(body: ast.SetOperation, left: Bound, right: Bound, env: Environment) -> Bound | None:
-    columns = _common_columns(body, left, right, env)
+    columns = common_columns(body, left, right, env)
     if columns is None:
         return None
     left_rel, left_spans = left
     right_rel = right[0]
     inputs: list[plan.Rel] = []
     for position, side in enumerate((left_rel, right_rel)):
-        side = _cast_to(side, columns)
+        side = cast_to(side, columns)
         # DISTINCT of (DISTINCT a) and b is DISTINCT of a and b: chains stay flat.
         if position == 0 and not body.all and isinstance(side, plan.Distinct):
             side = side.input
@@ -124,7 +124,7 @@ def _union(body: ast.SetOperation, left: Bound, right: Bound, env: Environment) 
     return rel, left_spans
 
 
-def _cast_to(rel: plan.Rel, columns: tuple[plan.Field, ...]) -> plan.Rel:
+def cast_to(rel: plan.Rel, columns: tuple[plan.Field, ...]) -> plan.Rel:
     """`rel` with its columns cast to `columns`' types (and renamed) where they differ."""
     if tuple((c.name, c.type) for c in rel.columns) == tuple((c.name, c.type) for c in columns):
         return rel

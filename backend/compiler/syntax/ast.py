@@ -615,6 +615,7 @@ class CommonTableExpr:
     columns: tuple[Identifier, ...]
     query: Query
     span: Span
+    recursive: bool = False  # in WITH RECURSIVE: its query may read itself
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,10 @@ def parse_query(c: Cursor) -> ast.Query:
 
 def _with(c: Cursor) -> tuple[tuple[ast.CommonTableExpr, ...], Span]:
     start = c.expect_word("with").start
+    # RECURSIVE, unless it is the name of the first WITH query (`WITH recursive AS ...`).
+    recursive = c.at_word("recursive") and c.peek().value not in ("as", "(")
+    if recursive:
+        c.advance()
     ctes = []
     while True:
         name = c.expect_identifier("a name for the WITH query")
@@ -59,7 +63,9 @@ def _with(c: Cursor) -> tuple[tuple[ast.CommonTableExpr, ...], Span]:
         query = parse_query(c)
         c.expect_symbol(")")
         ctes.append(
-            ast.CommonTableExpr(name, columns, query, Span(name.span.start, c.previous_end))
+            ast.CommonTableExpr(
+                name, columns, query, Span(name.span.start, c.previous_end), recursive
+            )
         )
         if not c.accept_symbol(","):
             return tuple(ctes), Span(start, c.previous_end)
