@@ -223,6 +223,12 @@ def bind_statement(statement: stmt.Statement, env: Environment) -> Outcome:
                     "creates it and deploy the program",
                 )
             )
+        case stmt.DeclareRecursiveView():
+            env.not_supported(
+                "Feldera's recursive views (DECLARE RECURSIVE VIEW); write the recursion in "
+                "one view, as WITH RECURSIVE name AS (anchor UNION step)",
+                statement.span,
+            )
         case stmt.LatenessStatement():
             pass  # collected before the statements (see semantic/lateness.py)
         case stmt.QueryStatement():

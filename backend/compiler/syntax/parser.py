@@ -102,6 +102,10 @@ def _statement(c: Cursor) -> stmt.Statement:
         return _lateness(c)
     if c.current.is_word("drop"):  # parsed to say why it has no place (not suggested)
         return _drop(c)
+    if c.current.is_word("declare"):  # parsed to say it is not supported (not suggested)
+        start = c.advance().start
+        c.expect_word("recursive")
+        return _recursive_view(c, start)
     if c.at_word(*_QUERY_START) or c.at_symbol("("):
         query = query_parser.parse_query(c)
         return stmt.QueryStatement(query, query.span)
@@ -124,6 +128,9 @@ def _create(c: Cursor) -> stmt.Statement:
         return _create_view(c, start, modifier)
     if c.accept_word("view"):
         return _create_view(c, start, None)
+    if c.current.is_word("recursive"):  # Feldera's older spelling of DECLARE RECURSIVE VIEW
+        c.advance()
+        return _recursive_view(c, start)
     if c.accept_word("pump"):
         return _create_pump(c, start)
     if c.accept_word("function"):
@@ -396,6 +403,19 @@ def _drop(c: Cursor) -> stmt.Drop:
     c.accept_words("if", "exists")
     name = c.expect_identifier("a name")
     return stmt.Drop(name, Span(start, c.previous_end))
+
+
+def _recursive_view(c: Cursor, start: int) -> stmt.DeclareRecursiveView:
+    """`[DECLARE | CREATE] RECURSIVE VIEW name (column type, ...)`, after RECURSIVE."""
+    c.expect_word("view")
+    name = c.expect_identifier("a view name")
+    c.expect_symbol("(")
+    depth = 1
+    while depth and not c.at_eof():
+        depth += {"(": 1, ")": -1}.get(c.advance().text, 0)
+    if depth:
+        c.fail("')'")
+    return stmt.DeclareRecursiveView(name, Span(start, c.previous_end))
 
 
 def _lateness(c: Cursor) -> stmt.LatenessStatement:

@@ -158,6 +158,15 @@ class Drop:
 
 
 @dataclass(frozen=True, slots=True)
+class DeclareRecursiveView:
+    """`DECLARE RECURSIVE VIEW name (column type, ...)` (Feldera's forward declaration of
+    a recursive view; `CREATE RECURSIVE VIEW` in its older documents): not supported."""
+
+    name: Identifier
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class FunctionParameter:
     name: Identifier
     type: TypeName
@@ -239,6 +248,7 @@ Statement = (
     | CreateIndex
     | Insert
     | Drop
+    | DeclareRecursiveView
     | LatenessStatement
     | QueryStatement
     | IncompleteStatement

@@ -145,3 +145,14 @@ def test_recursive_can_name_a_with_query() -> None:
 def test_what_a_recursive_query_cannot_be(cte: str, code: str, message: str) -> None:
     found = the_error(DDL + f"CREATE VIEW v AS WITH RECURSIVE {cte} SELECT * FROM c;")
     assert found[0] == code and message in found[1], found
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    ["DECLARE RECURSIVE VIEW closure (x INT, y INT)", "CREATE RECURSIVE VIEW closure (x INT)"],
+)
+def test_feldera_recursive_views_are_refused_with_a_pointer_to_with_recursive(
+    declaration: str,
+) -> None:
+    code, message = the_error(DDL + f"{declaration};\nCREATE VIEW v AS SELECT * FROM t;")
+    assert code == "SQL401" and "DECLARE RECURSIVE VIEW" in message and "WITH RECURSIVE" in message
