@@ -1,13 +1,15 @@
 """The incremental rule of WITH RECURSIVE (`recursive`; backend/compiler/semantic/recursion.py).
 
 A recursive query is computed whole again whenever what it reads changes. Its node
-keeps the contents of every relation it reads (`<key>.<relation>#rows`) and its own
-rows (`<key>#rows`). In a step that changes one of those relations it evaluates,
-over their contents after the step, the anchor; then the step over the rows the
-round before added, round after round, until a round adds none (under UNION, only
-rows not there yet count as added). Each evaluation is the incremental rules run
-over whole relations as one first step from empty state, which gives the batch
-answer (contents.py). The node's changes are its new rows less its stored ones.
+keeps the contents of every relation it reads (`<key>.<relation>#read`) and its own
+rows (`<key>#recursive`; not `#rows`: a join keeps a side's rows under
+`<join key>.l#rows`, this node's `<key>#rows` when it is that side). In a step that
+changes one of those relations it evaluates, over their contents after the step, the
+anchor; then the step over the rows the round before added, round after round, until
+a round adds none (under UNION, only rows not there yet count as added). Each
+evaluation is the incremental rules run over whole relations as one first step from
+empty state, which gives the batch answer (contents.py). The node's changes are its
+new rows less its stored ones.
 
 Each round is a Spark job: its rows are materialised to learn whether it added any.
 A query still adding rows after MAX_ROUNDS rounds fails the step (EndlessRecursion),
@@ -56,14 +58,14 @@ def _recursive(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
         return ctx.empty(types)
     contents = {}
     for name, read_types in read.items():
-        state, change = f"{key}.{name}#rows", ctx.changes[name]
+        state, change = f"{key}.{name}#read", ctx.changes[name]
         whole = unioned([ctx.stored(state, read_types), change])
         contents[name] = _materialised(present(whole, names(len(read_types))))
         ctx.save(state, change, read_types)
     rows = _fixed_point(ctx, rel, contents)
-    before = ctx.stored(f"{key}#rows", types)
+    before = ctx.stored(f"{key}#recursive", types)
     changes = _materialised(consolidate(unioned([rows, negated(before)]), names(len(types))))
-    ctx.save(f"{key}#rows", changes, types)
+    ctx.save(f"{key}#recursive", changes, types)
     return changes
 
 

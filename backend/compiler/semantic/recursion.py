@@ -34,8 +34,8 @@ from backend.compiler.syntax import ast
 Bound = tuple[plan.Rel, tuple[Span, ...]]
 BindBody = Callable[[ast.QueryBody, Environment], "Bound | None"]
 # The step's types can widen the columns' (an INTEGER anchor, a BIGINT step; a NULL
-# anchor column): bound again with the wider ones, at most this many times.
-TYPING_ROUNDS = 3
+# anchor column): it is bound again over the wider ones, at most this many times.
+TYPING_ROUNDS = 5
 # Plan nodes that read a relation's history or a stream's clock: not over a relation
 # that is recomputed whole.
 REFUSED = {
@@ -105,7 +105,6 @@ def bind_recursive(cte: ast.CommonTableExpr, env: Environment, bind_body: BindBo
     columns = tuple(
         dataclasses.replace(c, name=n) for c, n in zip(anchor_rel.columns, names, strict=True)
     )
-    step = None
     for _ in range(TYPING_ROUNDS):
         mark = len(env.diagnostics)
         step = _bound_step(
@@ -121,7 +120,11 @@ def bind_recursive(cte: ast.CommonTableExpr, env: Environment, bind_body: BindBo
             break
         del env.diagnostics[mark:]  # bound again with the wider columns
         columns = common
-    assert step is not None
+    else:
+        message = f"The column types of '{name}' widen with every round of its step"
+        hint = "CAST the step's values to the type the column should keep"
+        env.report(error(Code.TYPE_MISMATCH, message, body.right.span, hint=hint))
+        return None
     step_rel = step[0]
     if not _checked(name, anchor_rel, step_rel, body.right.span, env):
         return None

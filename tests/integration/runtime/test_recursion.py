@@ -80,6 +80,9 @@ CREATE VIEW counting AS WITH RECURSIVE c (n) AS (
 CREATE VIEW widened AS WITH RECURSIVE w AS (
     SELECT 1 AS n, NULL AS s UNION ALL SELECT n + CAST(1 AS BIGINT), 'x' FROM w WHERE n < 3)
   SELECT * FROM w;
+CREATE VIEW pairs AS WITH RECURSIVE c (n) AS (
+    SELECT k FROM t UNION SELECT n + 1 FROM c WHERE n < 4)
+  SELECT a.n, b.n AS m FROM c AS a JOIN c AS b ON a.n = b.n + 1;
 CREATE VIEW fibonacci AS WITH RECURSIVE f (i, a, b) AS (
     VALUES (0, CAST(0 AS BIGINT), CAST(1 AS BIGINT))
     UNION ALL SELECT i + 1, b, a + b FROM f WHERE i < 30)
@@ -90,14 +93,24 @@ CREATE VIEW fibonacci AS WITH RECURSIVE f (i, a, b) AS (
 def test_union_all_counts_every_copy_and_columns_take_the_steps_types(
     spark: SparkSession,
 ) -> None:
-    first, second = contents_after_steps(
+    first, second, third = contents_after_steps(
         spark,
         COUNTING,
-        [{"t": [{"insert": {"k": 3}}, {"insert": {"k": 4}}]}, {"t": [{"insert": {"k": 3}}]}],
+        [
+            {"t": [{"insert": {"k": 3}}, {"insert": {"k": 4}}]},
+            {"t": [{"insert": {"k": 3}}, {"insert": {"k": 1}}]},
+            {"t": [{"delete": {"k": 1}}]},
+        ],
     )
     copies = lambda rows: sorted((r["n"], r["copies"]) for r in rows)  # noqa: E731
     assert copies(first["counting"]) == [(3, 1), (4, 2), (5, 2)]
-    assert copies(second["counting"]) == [(3, 2), (4, 3), (5, 3)]
+    assert copies(second["counting"]) == [(1, 1), (2, 1), (3, 3), (4, 4), (5, 4)]
+    assert copies(third["counting"]) == [(3, 2), (4, 3), (5, 3)]
+    # The query read twice, each side of a join keeping its own state.
+    pairs = lambda rows: sorted((r["n"], r["m"]) for r in rows)  # noqa: E731
+    assert pairs(first["pairs"]) == [(4, 3)]
+    assert pairs(second["pairs"]) == [(2, 1), (3, 2), (4, 3)]
+    assert pairs(third["pairs"]) == [(4, 3)]
     assert first["widened"] == [{"n": 1, "s": None}, {"n": 2, "s": "x"}, {"n": 3, "s": "x"}]
     assert first["fibonacci"] == [{"fib": 1346269}]  # F(31)
 

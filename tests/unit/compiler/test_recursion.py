@@ -135,6 +135,11 @@ def test_recursive_can_name_a_with_query() -> None:
             "UNION column 1 ('n') is INTEGER on the left but VARCHAR on the right",
         ),
         (
+            "c (n) AS (SELECT k FROM t UNION ALL SELECT n * 1.5 FROM c WHERE n < 10)",
+            "SQL206",
+            "The column types of 'c' widen with every round of its step",
+        ),
+        (
             "c (n) AS (SELECT k FROM t UNION ALL SELECT c.n FROM c JOIN SNAPSHOT(t) AS s "
             "ON c.n = s.k)",
             "SQL401",

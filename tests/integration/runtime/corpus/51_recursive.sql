@@ -16,3 +16,9 @@ CREATE VIEW countdown AS WITH RECURSIVE c (id, k) AS (
 CREATE VIEW cyclic AS WITH RECURSIVE r (a, b) AS (
     SELECT src, dst FROM e UNION SELECT r.a, e.dst FROM r JOIN e ON r.b = e.src)
     SELECT DISTINCT a FROM r WHERE a = b;
+CREATE VIEW reach_joined AS WITH RECURSIVE r (a, b) AS (
+    SELECT src, dst FROM e UNION SELECT r.a, e.dst FROM r JOIN e ON r.b = e.src)
+    SELECT n.id, n.w, r.b FROM n JOIN r ON n.id = r.a;
+CREATE VIEW two_hops AS WITH RECURSIVE r (a, b) AS (
+    SELECT src, dst FROM e UNION SELECT r.a, e.dst FROM r JOIN e ON r.b = e.src)
+    SELECT x.a, y.b FROM r AS x JOIN r AS y ON x.b = y.a;
