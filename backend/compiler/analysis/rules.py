@@ -21,19 +21,10 @@ from backend.compiler.source import Span
 MONOTONIC_HINT = "group by a monotonic expression, such as FLOOR(rowtime TO HOUR)"
 
 
-def walk(rel: plan.Rel) -> Iterator[plan.Rel]:
-    """`rel` and every relation under it, parents first."""
-    stack = [rel]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(plan.children(node)))
-
-
 def check_stream(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
     """The rules of `SELECT STREAM`."""
     if not facts_of(rel, known).stream:
-        for node in walk(rel):
+        for node in plan.walk(rel):
             if isinstance(node, plan.Scan) and not _reads_stream(node, known):
                 message = f"Cannot convert table '{node.relation}' to a stream"
                 hint = "read a stream, or drop STREAM to query the table"
@@ -43,12 +34,12 @@ def check_stream(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
                 message = f"Cannot convert {function}(...) to a stream: it is a table"
                 hint = "read the stream itself, or TO_CHANGELOG(...) for a table's changes"
                 return [error(Code.TABLE_TO_STREAM, message, node.span, hint=hint)]
-        for node in walk(rel):
+        for node in plan.walk(rel):
             if isinstance(node, plan.Values):
                 return [error(Code.STREAM_VALUES, "Cannot stream VALUES", node.span)]
         return []
     found: list[Diagnostic] = []
-    for node in walk(rel):
+    for node in plan.walk(rel):
         if isinstance(node, plan.Window) and facts_of(node.input, known).stream:
             lines = facts_of(node.input, known).waterlines
             for call in node.calls:
@@ -91,7 +82,7 @@ def check_relational(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnost
 def check_state(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]:
     """Warnings for joins and aggregates over unbounded inputs that nothing bounds."""
     found: list[Diagnostic] = []
-    for node in walk(rel):
+    for node in plan.walk(rel):
         if isinstance(node, plan.Aggregate) and node.keys and _unbounded(node.input, known):
             lines = facts_of(node.input, known).waterlines
             if not any(is_monotone(key, lines) for key in node.keys):
@@ -172,7 +163,7 @@ def check_lookups(rel: plan.Rel, known: Mapping[str, Facts]) -> list[Diagnostic]
     """The other side of a lookup join must be insert-only: each of its rows is joined
     once, as it arrives, so a later deletion of it could not be undone."""
     found: list[Diagnostic] = []
-    for node in walk(rel):
+    for node in plan.walk(rel):
         if not isinstance(node, plan.LookupJoin):
             continue
         other = node.left if node.table == "right" else node.right
@@ -231,7 +222,7 @@ def _unbounded(rel: plan.Rel, known: Mapping[str, Facts]) -> bool:
     """Only insertions, forever: an append-only input (not a constant VALUES)."""
     if not facts_of(rel, known).insert_only:
         return False
-    return any(isinstance(node, plan.Scan) for node in walk(rel))
+    return any(isinstance(node, plan.Scan) for node in plan.walk(rel))
 
 
 def _joins_on_monotone(condition: plan.Expr | None, lines: tuple[bool, ...]) -> bool:

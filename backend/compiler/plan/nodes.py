@@ -507,6 +507,15 @@ def children(rel: Rel) -> tuple[Rel, ...]:
             return (rel.input,)
 
 
+def walk(rel: Rel) -> Iterator[Rel]:
+    """`rel` and every relation under it, parents first."""
+    stack = [rel]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
+
+
 def subexpressions(expr: Expr) -> Iterator[Expr]:
     """`expr` and every expression inside it, each before its parts."""
     yield expr

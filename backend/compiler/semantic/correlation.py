@@ -86,15 +86,18 @@ def is_nondeterministic(expr: ast.Expr) -> bool:
     return False
 
 
-def syntax_nodes(expr: ast.Expr) -> Iterator[object]:
-    """`expr` and the syntax nodes inside it (not inside subqueries)."""
-    stack: list[object] = [expr]
+def syntax_nodes(node: object, *, subqueries: bool = False) -> Iterator[object]:
+    """`node` and the syntax nodes inside it; inside subqueries too when `subqueries`."""
+    stack: list[object] = [node]
     while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, ast.Query) or not dataclasses.is_dataclass(node):
+        item = stack.pop()
+        yield item
+        if (isinstance(item, ast.Query) and not subqueries) or not dataclasses.is_dataclass(item):
             continue
-        for item in dataclasses.fields(node):
-            value = getattr(node, item.name)
+        for field in dataclasses.fields(item):
+            value = getattr(item, field.name)
             values = value if isinstance(value, tuple) else (value,)
-            stack.extend(v for v in values if dataclasses.is_dataclass(v))
+            for v in values:  # a tuple of tuples: VALUES' rows, GROUPING SETS
+                stack.extend(
+                    w for w in (v if isinstance(v, tuple) else (v,)) if dataclasses.is_dataclass(w)
+                )

@@ -22,10 +22,11 @@ view over it is recomputed as what it reads changes.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from backend.compiler.diagnostics import Code, error
 from backend.compiler.plan import nodes as plan
+from backend.compiler.semantic.correlation import syntax_nodes
 from backend.compiler.semantic.environment import Environment
 from backend.compiler.semantic.set_operations import cast_to, common_columns
 from backend.compiler.source import Span
@@ -55,7 +56,8 @@ def reads_itself(cte: ast.CommonTableExpr) -> bool:
 
 def _reads(node: object, name: str) -> bool:
     return any(
-        isinstance(item, ast.TableRef) and item.name.value == name for item in _syntax_nodes(node)
+        isinstance(item, ast.TableRef) and item.name.value == name
+        for item in syntax_nodes(node, subqueries=True)
     )
 
 
@@ -153,7 +155,7 @@ def _checked(name: str, anchor: plan.Rel, step: plan.Rel, span: Span, env: Envir
     """Whether the step reads the query once, and both sides only what a relation
     recomputed whole can be made of (reported otherwise)."""
     reads = sum(
-        1 for node in _plan_nodes(step) if isinstance(node, plan.RecursiveRef) and node.name == name
+        1 for node in plan.walk(step) if isinstance(node, plan.RecursiveRef) and node.name == name
     )
     if reads != 1:
         message = (
@@ -162,35 +164,9 @@ def _checked(name: str, anchor: plan.Rel, step: plan.Rel, span: Span, env: Envir
         )
         env.report(error(Code.INVALID_DEFINITION, message, span))
         return False
-    for node in (*_plan_nodes(anchor), *_plan_nodes(step)):
+    for node in (*plan.walk(anchor), *plan.walk(step)):
         construct = REFUSED.get(type(node))
         if construct is not None:
             env.not_supported(f"{construct} in a recursive WITH query", node.span)
             return False
     return True
-
-
-def _plan_nodes(rel: plan.Rel) -> Iterator[plan.Rel]:
-    stack = [rel]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(plan.children(node))
-
-
-def _syntax_nodes(node: object) -> Iterator[object]:
-    """`node` and every syntax node inside it, subqueries' too."""
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        yield item
-        if not dataclasses.is_dataclass(item):
-            continue
-        for field in dataclasses.fields(item):
-            value = getattr(item, field.name)
-            values = value if isinstance(value, tuple) else (value,)
-            for v in values:
-                if isinstance(v, tuple):
-                    stack.extend(v)
-                elif dataclasses.is_dataclass(v):
-                    stack.append(v)
