@@ -255,57 +255,46 @@ def join_scalars(
     outer: dict[Span, tuple[plan.Expr, ...]] = {}
     complete = True
     for written in subqueries:
-        if isinstance(written, ast.Exists | ast.ArraySubquery):  # an aggregate's value, then
-            made = (
-                _exists(written, rel, scope, env, binders)
-                if isinstance(written, ast.Exists)
-                else _array_of(written, rel, scope, env, binders)
-            )
-            if made is None:
-                complete = False
-            else:
-                rel, scalars[written.span], outer[written.span] = made
-            continue
-        tests = (
-            correlated_tests(written, scope, env, binders[1])
-            if isinstance(written, ast.InSubquery | ast.QuantifiedComparison)
-            else None
-        )
-        if tests is not None:
-            assert isinstance(written, ast.InSubquery | ast.QuantifiedComparison)
-            decided = _decided(written, tests, rel, scope, env, binders)
-            if decided is None:
-                complete = False
-            else:
-                rel, scalars[written.span], outer[written.span] = decided
-            continue
-        if isinstance(written, ast.InSubquery | ast.QuantifiedComparison):
-            valued = compared_value(written, rel, scope, env, binders[0])
-            if valued is None:
-                complete = False
-            else:
-                rel, scalars[written.span], compared = valued
-                outer[written.span] = (compared,)
-            continue
-        subquery = written
-        correlation = correlation_of(subquery.query, len(rel.columns), scope, env, binders[1])
-        if correlation is not None:
-            joined = _decorrelated(subquery, rel, scope, correlation, env, binders)
-            if joined is None:
-                complete = False
-            else:
-                rel, scalars[subquery.span], outer[subquery.span] = joined
-            continue
-        value = _value(subquery, env, binders[0])
-        if value is None:
+        joined = _value_joined(written, rel, scope, env, binders)
+        if joined is None:
             complete = False
-            continue
-        field = value.columns[0]
-        scalars[subquery.span] = plan.ColumnRef(
-            len(rel.columns), field.name, field.type, field.nullable, subquery.span
-        )
-        rel = plan.Join("inner", rel, value, None, (*rel.columns, field), subquery.span)
+        else:
+            rel, scalars[written.span], outer[written.span] = joined
     return JoinedScalars(rel, scalars, outer) if complete else None
+
+
+def _value_joined(
+    written: ast.QueryValue,
+    rel: plan.Rel,
+    scope: Scope,
+    env: Environment,
+    binders: tuple[BindQuery, BindFrom],
+) -> tuple[plan.Rel, plan.Expr, tuple[plan.Expr, ...]] | None:
+    """`rel` joined with what the value of one subquery needs, the value over the joined
+    row, and the outer row's values it depends on; None after a report."""
+    if isinstance(written, ast.Exists):  # an aggregate's value, then
+        return _exists(written, rel, scope, env, binders)
+    if isinstance(written, ast.ArraySubquery):
+        return _array_of(written, rel, scope, env, binders)
+    if isinstance(written, ast.InSubquery | ast.QuantifiedComparison):
+        tests = correlated_tests(written, scope, env, binders[1])
+        if tests is not None:
+            return _decided(written, tests, rel, scope, env, binders)
+        valued = compared_value(written, rel, scope, env, binders[0])
+        if valued is None:
+            return None
+        joined, value, compared = valued
+        return joined, value, (compared,)
+    correlation = correlation_of(written.query, len(rel.columns), scope, env, binders[1])
+    if correlation is not None:
+        return _decorrelated(written, rel, scope, correlation, env, binders)
+    subquery = _value(written, env, binders[0])
+    if subquery is None:
+        return None
+    field = subquery.columns[0]
+    value = plan.ColumnRef(len(rel.columns), field.name, field.type, field.nullable, written.span)
+    joined = plan.Join("inner", rel, subquery, None, (*rel.columns, field), written.span)
+    return joined, value, ()
 
 
 @dataclass(frozen=True, slots=True)
