@@ -26,9 +26,9 @@ from redis.exceptions import RedisError
 from backend.pipelines import querybus
 from backend.pipelines.models import Pipeline
 from worker.runner.blocks import released_blocks
-from worker.runner.contents import Contents, evaluate
+from worker.runner.contents import Contents
 from worker.runner.data_errors import data_error
-from worker.runner.incremental import LINEAR
+from worker.runner.incremental import LINEAR, evaluate
 from worker.runner.lower import scanned
 from worker.runner.state import StateStore
 from worker.runner.step import Change, _as_json, _consolidated, in_view_order

@@ -29,19 +29,12 @@ from pyspark.sql import DataFrame, SparkSession
 import worker.runner.recursion  # noqa: F401  (registers the recursive rules)
 from backend.pipelines.models import InputChange
 from backend.pipelines.selectors import view_counts
-from worker.runner.incremental import Lowering, literal_rows, names, typed_rows, types_of
+from worker.runner.incremental import evaluate, literal_rows, names, typed_rows, types_of
 from worker.runner.keys import has_upserts
 from worker.runner.lower import WEIGHT, parse_rows, scanned
 from worker.runner.state import Snapshot
 
 LOG_ROWS = "seq:bigint,relation:string,weight:bigint,row:string"
-
-
-def evaluate(
-    spark: SparkSession, rel: Mapping[str, Any], contents: Mapping[str, DataFrame]
-) -> DataFrame:
-    """A plan node over whole relations: their rows as one first step, from empty state."""
-    return Lowering(spark, dict(contents), {}, True).rel(rel, "__query")
 
 
 class Contents:

@@ -35,6 +35,7 @@ from worker.runner.clocks import max_key, time_columns, waterlines
 from worker.runner.incremental import (
     Lowering,
     literal_rows,
+    materialised,
     names,
     one_row,
     row_json,
@@ -155,7 +156,7 @@ class StepEngine:
         # partition. Every source of a step is one partition (stored state too:
         # incremental.py), so its joins and aggregates run where their rows are, without
         # a shuffle (session.py): a stage for each would cost more than a step's rows.
-        changes = changes.select(*SCHEMA.names).coalesce(1).localCheckpoint(eager=True)
+        changes = materialised(changes.select(*SCHEMA.names))
         if relations is None:
             relations = {r["relation"] for r in changes.select("relation").distinct().collect()}
         held_rows = [dict(zip(SCHEMA.names, r, strict=True)) for r in values.get("held", [])]

@@ -127,12 +127,17 @@ def literal_rows(spark: SparkSession, rows: Sequence[Mapping[str, Any]], schema:
     return one_row(spark).select(items).select("item.*")
 
 
+def materialised(rows: DataFrame) -> DataFrame:
+    """`rows` computed once, into Spark's block manager, as one partition like every
+    source of a step (engine.py): what reads them reads the blocks."""
+    return rows.coalesce(1).localCheckpoint(eager=True)
+
+
 def _checkpointed(spark: SparkSession, table: pa.Table) -> DataFrame:
     """Many driver-side rows, shipped once into Spark's block manager: as a literal they
     would make a plan of megabytes, sent with every task. Spark reads them from Arrow
-    (no Python worker), and the step reads them from its blocks, as one partition like
-    every source of a step (engine.py)."""
-    return spark.createDataFrame(table).coalesce(1).localCheckpoint(eager=True)
+    (no Python worker)."""
+    return materialised(spark.createDataFrame(table))
 
 
 def typed_rows(spark: SparkSession, table: pa.Table | None, types: Sequence[str]) -> DataFrame:
@@ -307,7 +312,7 @@ class Lowering:
         ):
             return changes
         if id(changes) not in self.materialised:
-            copy = changes.coalesce(1).localCheckpoint(eager=True)
+            copy = materialised(changes)
             self.materialised[id(changes)] = (changes, copy)
         return self.materialised[id(changes)][1]
 
@@ -334,6 +339,17 @@ class Lowering:
         if rule is None:
             raise LoweringError(f"unknown plan node {op!r}")
         return rule(self, rel, key)
+
+
+def evaluate(
+    spark: SparkSession,
+    rel: Mapping[str, Any],
+    contents: Mapping[str, DataFrame],
+    views: frozenset[str] = frozenset(),
+) -> DataFrame:
+    """A plan node over whole relations (`contents`, by name): their rows as one first
+    step, from empty state, which gives the batch answer. `views`: as `Lowering.views`."""
+    return Lowering(spark, dict(contents), {}, True, views=views).rel(rel, "__query")
 
 
 def side_state(key: str, side: str) -> str:

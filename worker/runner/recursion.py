@@ -31,6 +31,8 @@ from worker.runner.incremental import (
     Rule,
     cast_columns,
     consolidate,
+    evaluate,
+    materialised,
     names,
     negated,
     plan_nodes,
@@ -60,11 +62,11 @@ def _recursive(ctx: Lowering, rel: Mapping[str, Any], key: str) -> DataFrame:
     for name, read_types in read.items():
         state, change = f"{key}.{name}#read", ctx.changes[name]
         whole = unioned([ctx.stored(state, read_types), change])
-        contents[name] = _materialised(present(whole, names(len(read_types))))
+        contents[name] = materialised(present(whole, names(len(read_types))))
         ctx.save(state, change, read_types)
     rows = _fixed_point(ctx, rel, contents)
     before = ctx.stored(f"{key}#recursive", types)
-    changes = _materialised(consolidate(unioned([rows, negated(before)]), names(len(types))))
+    changes = materialised(consolidate(unioned([rows, negated(before)]), names(len(types))))
     ctx.save(f"{key}#recursive", changes, types)
     return changes
 
@@ -84,17 +86,17 @@ def _fixed_point(
         relations = dict(contents)
         if added is not None:
             relations[_working(rel["name"])] = added
-        batch = Lowering(ctx.spark, relations, {}, True, views=ctx.views)
-        rows = present(cast_columns(batch.rel(node, "__recursive"), rel["columns"]), columns)
+        whole = evaluate(ctx.spark, node, relations, ctx.views)
+        rows = present(cast_columns(whole, rel["columns"]), columns)
         return rows if rel["all"] else rows.select(*columns, F.lit(1).alias(WEIGHT))
 
-    added = _materialised(evaluated(rel["anchor"], None))
+    added = materialised(evaluated(rel["anchor"], None))
     rounds = [added]
     for _ in range(MAX_ROUNDS):
         if added.isEmpty():
             return unioned(rounds)
         made = evaluated(rel["step"], added)
-        added = _materialised(made if rel["all"] else _not_in(made, unioned(rounds), columns))
+        added = materialised(made if rel["all"] else _not_in(made, unioned(rounds), columns))
         rounds.append(added)
     raise EndlessRecursion(
         message=f"[RECURSION_LIMIT] The recursive query '{rel['name']}' still added rows "
@@ -120,10 +122,6 @@ def _relations_read(rel: Mapping[str, Any]) -> dict[str, list[str]]:
 
 def _working(name: str) -> str:
     return f"{name}$added"
-
-
-def _materialised(rows: DataFrame) -> DataFrame:
-    return rows.coalesce(1).localCheckpoint(eager=True)
 
 
 RECURSION_RULES: dict[str, Rule] = {"recursive": _recursive, "recursive_ref": _recursive_ref}
